@@ -61,6 +61,8 @@ void Worker::runClusters() {
   {
     std::lock_guard<std::mutex> lock(cs.mutex);
     cs.shared[clusterRank] = shared;
+    cs.sharedShadow[clusterRank] =
+        shadowMap ? shadowMap->sharedShadow : nullptr;
   }
   unsigned clusters[3] = {c.grid[0] / cs.dims[0], c.grid[1] / cs.dims[1],
                           c.grid[2] / cs.dims[2]};
@@ -490,9 +492,8 @@ int Worker::windowOf(const void *address, size_t &offset) const {
 
 void Worker::bulkCopyShared(void *dst, const void *src, uint32_t bytes,
                             uint64_t *bar, uint64_t where) {
-  const std::string what =
-      "cp.async.bulk.shared::cluster.shared::cta by " +
-      threadName(current->linear) + " at {0}";
+  const std::string what = "cp.async.bulk.shared::cluster.shared::cta by " +
+                           threadName(current->linear) + " at {0}";
   auto base = reinterpret_cast<uintptr_t>(shared);
   auto s = reinterpret_cast<uintptr_t>(src);
   if (s < base || s - base + bytes > sharedBytes) {
@@ -566,12 +567,12 @@ void Worker::bulkCopyShared(void *dst, const void *src, uint32_t bytes,
   unsigned t = current->linear;
   if (clusterKnows.size() == size_t(numThreads) * row)
     for (unsigned u = 0; u < numThreads; ++u)
-      c.known[u] = clusterKnows[size_t(t) * row + size_t(rank) * numThreads + u];
+      c.known[u] =
+          clusterKnows[size_t(t) * row + size_t(rank) * numThreads + u];
   std::lock_guard<std::mutex> lock(cs.mutex);
   if (!cs.started[rank] || cs.done[rank]) {
     report("memcheck",
-           what + " into block " + std::to_string(rank) +
-               " of the cluster: " +
+           what + " into block " + std::to_string(rank) + " of the cluster: " +
                (cs.done[rank] ? "that block has exited, its shared memory is "
                                 "gone"
                               : "that block has not started"),

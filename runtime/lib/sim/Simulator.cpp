@@ -277,6 +277,7 @@ std::vector<Finding> Simulator::run(const LaunchConfig &config, bool reverse,
     cs.done.assign(clusterBlocks, false);
     cs.started.assign(clusterBlocks, false);
     cs.shared.assign(clusterBlocks, nullptr);
+    cs.sharedShadow.assign(clusterBlocks, nullptr);
     cs.incoming.resize(clusterBlocks);
     cs.wake = std::make_unique<std::condition_variable[]>(clusterBlocks);
   }

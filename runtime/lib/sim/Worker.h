@@ -284,8 +284,10 @@ struct ClusterState {
   }
   /// Per rank: its block of the running cluster has started / exited.
   std::vector<bool> started, done;
-  /// Per rank: its worker's shared memory.
+  /// Per rank: its worker's shared memory, and that memory's definedness
+  /// shadow (initcheck; null without it).
   std::vector<unsigned char *> shared;
+  std::vector<unsigned char *> sharedShadow;
   /// Turns passed on in a row by blocks that ran no thread.
   unsigned idle = 0;
   ClusterBarrier barrier;
@@ -405,8 +407,8 @@ public:
   /// whose rank is set in \p ctaMask, each completing on its mbarrier at
   /// \p bar's offset (Cluster.cpp).
   /// A DSMEM bulk copy (tlc_sim_host_api::bulkCopyShared).
-  void bulkCopyShared(void *dst, const void *src, uint32_t bytes,
-                      uint64_t *bar, uint64_t where);
+  void bulkCopyShared(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
+                      uint64_t where);
   /// The rank of the block of the running cluster whose shared window holds
   /// \p address (its offset in \p offset), or -1 (cluster mutex held).
   int windowOf(const void *address, size_t &offset) const;

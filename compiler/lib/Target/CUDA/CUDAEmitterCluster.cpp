@@ -31,6 +31,24 @@
 // barrier orders. Cluster barriers (mbarriers other blocks arrive on) are
 // in CUDAEmitterMbarrier.cpp.
 //
+// T.copy_cluster, as tile-lower-copy-cluster chose it (`tile.cluster_copy`;
+// device helpers in tlc_device/cuda/cluster.h and tma.h):
+//
+//  * "multicast": the cluster meets at its barrier (every block is done
+//    with the destination and its mbarrier's last phase, and has
+//    initialised the mbarrier), each thread reads the mbarrier's current
+//    phase, then thread 0 arrives expecting the tile's bytes and, in the
+//    mask's lowest rank, loads the box with .multicast::cluster to the
+//    mask's blocks, in a block outside the mask loads its own box; the
+//    mask's other blocks receive. Every thread waits for the phase;
+//  * "bulk": every thread fences its shared writes for the async proxy,
+//    the block meets, and thread 0 arrives on the peer's mbarrier
+//    expecting the bytes and copies the buffer into the peer's shared
+//    memory (cp.async.bulk.shared::cluster.shared::cta), completing there;
+//  * "stores": the threads store the elements into the peer's buffer
+//    (st.shared::cluster); with a remote_barrier the block meets and
+//    thread 0 arrives on the peer's mbarrier (release, cluster scope).
+//
 // Cluster launch control (sm_100a; PTX ISA, "clusterlaunchcontrol"):
 // tile.clc_try_cancel is `clusterlaunchcontrol.try_cancel.async.shared::cta.
 // mbarrier::complete_tx::bytes(.multicast::cluster::all).b128 [result],
@@ -108,6 +126,8 @@ std::optional<LogicalResult> Emitter::emitClusterIntrinsic(IntrinsicOp op) {
   bool relaxed = callee == "T.cluster_arrive_relaxed";
   bool wait = callee == "T.cluster_wait";
   bool sync = callee == "T.cluster_sync";
+  if (callee == "T.copy_cluster")
+    return emitCopyCluster(op);
   if (!rank && !arrive && !relaxed && !wait && !sync)
     return std::nullopt;
   if (rank) {
@@ -271,4 +291,154 @@ std::string Emitter::wsReleaseStage(const std::string &bar) const {
     return "tlc::cuda::mbarrierArriveWarpPair(" + bar +
            ", tlc::cuda::clusterCtaRank() ^ 1u);";
   return "tlc::cuda::mbarrierArrive(" + bar + ");";
+}
+
+LogicalResult Emitter::emitCopyCluster(IntrinsicOp op) {
+  auto form = op->getAttrOfType<StringAttr>("tile.cluster_copy");
+  if (!form) {
+    op.emitError() << "'T.copy_cluster' is not supported by the " << lang.name
+                   << " target"
+                   << (lang.isHip() ? "" : " below sm_90a (clusters)");
+    return failure();
+  }
+  auto arg = [&](StringRef param) { return argOf(op, param); };
+  auto fail = [&](const Twine &why) {
+    op.emitError() << "T.copy_cluster: " << why;
+    return failure();
+  };
+  // The address of the first element of mbarrier buffer \p v.
+  auto barrierAddress = [&](Value v) -> FailureOr<std::string> {
+    auto type = dyn_cast_or_null<BufferType>(v ? v.getType() : Type());
+    if (!type || !mbarrierOffsets.count(rootOf(v))) {
+      (void)fail("remote_barrier must be a barrier of T.alloc_barrier or "
+                 "T.alloc_cluster_barrier");
+      return failure();
+    }
+    SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+    FailureOr<std::pair<std::string, std::string>> el =
+        guardedElement(v, idx, op);
+    if (failed(el))
+      return failure();
+    return "&" + el->first;
+  };
+  if (!blockReachesBarrier(op) || range.lo != 0 || range.hi != blockThreads)
+    return fail("meets the block at a barrier, but here only some threads "
+                "of the block may reach it (inside T.Parallel or under a "
+                "condition that may differ between threads)");
+  int64_t bytes = op->getAttrOfType<IntegerAttr>("tile.cluster_bytes").getInt();
+  // How the buffers are stored (tile-plan-shared-storage): a tensor copy
+  // writes the destination row-major or in its panels' swizzle; a copy
+  // into another block keeps the bytes where they are, so both sides must
+  // be stored alike.
+  auto storageOf = [&](Value v) {
+    auto it = sharedStorage.find(rootOf(v));
+    return it == sharedStorage.end() ? SharedStorage() : it->second;
+  };
+  SharedStorage to = storageOf(arg("dst"));
+  if (form.getValue() == "multicast") {
+    int64_t swizzle =
+        op->getAttrOfType<IntegerAttr>("tile.cluster_swizzle").getInt();
+    bool fits = swizzle ? to.kind == SharedStorage::Kind::Panels &&
+                              to.chunks * 16 == swizzle
+                        : to.kind == SharedStorage::Kind::Linear;
+    if (!fits)
+      return fail("the destination is stored XOR-swizzled for ldmatrix (a "
+                  "shared gemm operand), which a tensor copy does not "
+                  "write; copy it with T.copy first");
+  } else {
+    SharedStorage from = storageOf(arg("src"));
+    if (from.kind != to.kind || from.chunks != to.chunks ||
+        (to.kind != SharedStorage::Kind::Linear &&
+         to.kind != SharedStorage::Kind::RowSwizzle))
+      return fail("the source and destination are stored differently "
+                  "(row-major / XOR-swizzled), so a copy of their bytes "
+                  "into another block does not keep the elements");
+  }
+  anyCluster = true;
+  std::string dst = expr(rootOf(arg("dst")));
+  if (form.getValue() == "multicast") {
+    FailureOr<std::string> bar = barrierAddress(arg("tile.mbarrier"));
+    if (failed(bar))
+      return failure();
+    auto region = arg("src").getDefiningOp<RegionOp>();
+    SmallVector<std::string> coords;
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    for (int d = int(offsets.size()) - 1; d >= 0; --d) {
+      if (auto v = dyn_cast<Value>(offsets[d]))
+        coords.push_back("int(" + expr(v) + ")");
+      else
+        coords.push_back(std::to_string(
+            cast<IntegerAttr>(cast<Attribute>(offsets[d])).getInt()));
+    }
+    std::string args = ", " + llvm::join(coords, ", ");
+    int64_t mask = op->getAttrOfType<IntegerAttr>("tile.cluster_mask").getInt();
+    int64_t leader =
+        op->getAttrOfType<IntegerAttr>("tile.cluster_leader").getInt();
+    std::string map = tensorMapNames[op.getOperation()];
+    std::string rank = fresh("rank"), phase = fresh("phase");
+    std::string r = Twine(coords.size()).str();
+    open("");
+    line("tlc::cuda::clusterArrive();  // every block is done with the "
+         "destination and the barrier's last phase");
+    line("tlc::cuda::clusterWait();");
+    line("const uint32_t " + rank + " = tlc::cuda::clusterCtaRank();");
+    line("const uint32_t " + phase + " = tlc::cuda::mbarrierCurrentParity(" +
+         *bar + ");");
+    line("__syncthreads();  // every thread read the phase before it moves");
+    open("if (threadIdx.x == 0)");
+    line("tlc::cuda::mbarrierArriveExpectTx(" + *bar + ", " + Twine(bytes) +
+         ");");
+    open("if (" + rank + " == " + Twine(leader) + "u)");
+    line("tlc::cuda::tmaLoadMulticast<" + r + ">(" + dst + ", &" + map + ", " +
+         *bar + ", (uint16_t)" + Twine(mask) + args +
+         ");  // to the blocks of the mask");
+    close();
+    open("else if (!((" + Twine(mask) + "u >> " + rank + ") & 1u))");
+    line("tlc::cuda::tmaLoad<" + r + ">(" + dst + ", &" + map + ", " + *bar +
+         args + ");  // a block outside the mask loads its own");
+    close();
+    close();
+    line("tlc::cuda::mbarrierWait(" + *bar + ", " + phase + ");");
+    close();
+    anyTma = true;
+    return success();
+  }
+  Value block = arg("dst_block");
+  std::string peer = "(uint32_t)(" + expr(block) + ")";
+  std::string src = expr(rootOf(arg("src")));
+  Value remote = arg("remote_barrier");
+  FailureOr<std::string> bar = std::string();
+  if (remote) {
+    bar = barrierAddress(remote);
+    if (failed(bar))
+      return failure();
+  }
+  if (form.getValue() == "bulk") {
+    line("tlc::cuda::fenceProxyAsync();  // the source, to the copy engine");
+    line("__syncthreads();");
+    open("if (threadIdx.x == 0)");
+    line("tlc::cuda::mbarrierArriveExpectTxCluster(" + *bar + ", " + peer +
+         ", " + Twine(bytes) + ");");
+    line("tlc::cuda::bulkCopySharedCluster(" + dst + ", " + src + ", " +
+         Twine(bytes) + ", " + *bar + ", " + peer + ");");
+    close();
+    return success();
+  }
+  auto type = cast<BufferType>(arg("src").getType());
+  int64_t n = 1;
+  for (int64_t e : type.getShape())
+    n *= e;
+  std::string i = fresh("i");
+  open("for (int " + i + " = threadIdx.x; " + i + " < " + Twine(n) + "; " + i +
+       " += " + Twine(blockThreads) + ")");
+  line("tlc::cuda::stSharedCluster(" + dst + " + " + i + ", " + peer + ", " +
+       src + "[" + i + "]);");
+  close();
+  if (remote) {
+    line("__syncthreads();  // every thread's stores, before the arrival");
+    open("if (threadIdx.x == 0)");
+    line("tlc::cuda::mbarrierArriveCluster(" + *bar + ", " + peer + ");");
+    close();
+  }
+  return success();
 }

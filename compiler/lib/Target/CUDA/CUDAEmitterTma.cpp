@@ -28,6 +28,7 @@
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 
 #include <array>
+#include <map>
 
 using namespace mlir;
 using namespace tlc;
@@ -87,15 +88,54 @@ int64_t Emitter::tmaCopyBytes(CopyOp op) {
 LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
                                       std::vector<CudaTensorMap> &maps) {
   SmallVector<std::pair<int64_t, CopyOp>> copies;
+  std::map<int64_t, CudaTensorMap> pendingMaps;
   kernel.walk([&](CopyOp copy) {
     if (auto i = copy->getAttrOfType<IntegerAttr>("tile.tma"))
       copies.push_back({i.getInt(), copy});
     if (auto i = copy->getAttrOfType<IntegerAttr>("tile.tma_store"))
       copies.push_back({i.getInt(), copy});
   });
+  // tile-lower-copy-cluster's multicast T.copy_cluster: one box of the
+  // whole region, no swizzle.
+  SmallVector<std::pair<int64_t, IntrinsicOp>> clusterCopies;
+  kernel.walk([&](IntrinsicOp op) {
+    if (auto i = op->getAttrOfType<IntegerAttr>("tile.tma"))
+      clusterCopies.push_back({i.getInt(), op});
+  });
+  for (auto &[index, op] : clusterCopies) {
+    auto region = argOf(op, "src").getDefiningOp<RegionOp>();
+    auto tensor = cast<BlockArgument>(region.getSource());
+    auto global = cast<BufferType>(tensor.getType());
+    auto box = cast<BufferType>(region.getType());
+    int64_t elemBytes = getElementStorageBytes(global.getElementType());
+    CudaTensorMap m;
+    m.param = tensor.getArgNumber();
+    m.dtype = getDTypeName(global.getElementType());
+    SmallVector<int64_t> strides = *getStaticStrides(tensor);
+    unsigned rank = global.getRank();
+    for (unsigned i = 0; i < rank; ++i) {
+      unsigned d = rank - 1 - i;
+      m.dims.push_back(global.getShape()[d]);
+      if (i > 0)
+        m.strides.push_back(strides[d] * elemBytes);
+      m.box.push_back(box.getShape()[d]);
+    }
+    m.swizzle = op->getAttrOfType<IntegerAttr>("tile.cluster_swizzle").getInt();
+    copies.push_back({index, CopyOp()});
+    pendingMaps[index] = std::move(m);
+    tensorMapNames[op.getOperation()] = "tmap" + std::to_string(index);
+  }
   llvm::stable_sort(copies,
                     [](auto &a, auto &b) { return a.first < b.first; });
   for (auto &[index, copy] : copies) {
+    if (!copy) {
+      params += (params.empty() ? "" : ", ") +
+                std::string("const __grid_constant__ tlc::cuda::TensorMap "
+                            "tmap") +
+                std::to_string(index);
+      maps.push_back(std::move(pendingMaps[index]));
+      continue;
+    }
     TmaBox b = tmaBox(copy);
     CudaTensorMap m;
     m.param = b.tensor.getArgNumber();

@@ -773,6 +773,8 @@ public:
   /// T.block_rank_in_cluster and the cluster barrier (arrive, relaxed
   /// arrive, wait, sync); nullopt for other callees.
   std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
+  /// T.copy_cluster in the form tile-lower-copy-cluster chose.
+  mlir::LogicalResult emitCopyCluster(tile::IntrinsicOp op);
   /// tile-gemm-cluster: the axis of the output-tile grid along which the
   /// two blocks of a cluster take adjacent tiles and share the operand
   /// multicast (0: x, same rows of A; 1: y, same columns of B); -1: none.

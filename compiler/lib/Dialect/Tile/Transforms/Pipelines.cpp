@@ -30,6 +30,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createTilePlanTcgen05());
   pm.addPass(createTilePlanSharedMemory());
   pm.addPass(createTilePlanTma());
+  pm.addPass(createTileLowerCopyCluster());
   pm.addPass(createTileSplitMasks());
   pm.addPass(createTileReverseBlocks());
   pm.addPass(createTileWarpSpecialize());

@@ -238,19 +238,18 @@ TLC_DEVICE uint32_t atomAddSharedCluster(uint32_t *local, uint32_t cta,
 /// red.shared::cluster.add.f32 / .u32.
 TLC_DEVICE void redAddSharedCluster(float *local, uint32_t cta, float v) {
 #if TLC_CUDA_ARCH >= 900
-  asm volatile("red.shared::cluster.add.f32 [%0], %1;" ::"r"(
-                   mapaShared(local, cta)),
-               "f"(v)
-               : "memory");
+  asm volatile(
+      "red.shared::cluster.add.f32 [%0], %1;" ::"r"(mapaShared(local, cta)),
+      "f"(v)
+      : "memory");
 #endif
 }
-TLC_DEVICE void redAddSharedCluster(uint32_t *local, uint32_t cta,
-                                    uint32_t v) {
+TLC_DEVICE void redAddSharedCluster(uint32_t *local, uint32_t cta, uint32_t v) {
 #if TLC_CUDA_ARCH >= 900
-  asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(
-                   mapaShared(local, cta)),
-               "r"(v)
-               : "memory");
+  asm volatile(
+      "red.shared::cluster.add.u32 [%0], %1;" ::"r"(mapaShared(local, cta)),
+      "r"(v)
+      : "memory");
 #endif
 }
 
@@ -275,11 +274,11 @@ TLC_DEVICE void bulkCopySharedCluster(void *dst, const void *src,
                                       uint32_t bytes, uint64_t *bar,
                                       uint32_t cta) {
 #if TLC_CUDA_ARCH >= 900
-  asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
-               "complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   mapaShared(dst, cta)),
-               "r"(sharedAddress(src)), "r"(bytes), "r"(mapaShared(bar, cta))
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
+      "complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(mapaShared(dst, cta)),
+      "r"(sharedAddress(src)), "r"(bytes), "r"(mapaShared(bar, cta))
+      : "memory");
 #endif
 }
 

@@ -125,8 +125,7 @@ TLC_SIM_PRIMITIVE inline T *mapSharedRank(T *local, uint32_t cta) {
 
 /// st.shared::cluster of \p value at \p local's offset in block \p cta.
 template <typename T>
-TLC_SIM_PRIMITIVE inline void stSharedCluster(T *local, uint32_t cta,
-                                              T value) {
+TLC_SIM_PRIMITIVE inline void stSharedCluster(T *local, uint32_t cta, T value) {
   uint64_t where = TLC_SIM_HERE;
   T *remote = static_cast<T *>(sim::api->mapShared(local, cta, where));
   if (!remote || !sim::api->access(remote, sizeof(T), TLC_SIM_STORE, -1, where))
@@ -176,8 +175,7 @@ TLC_SIM_PRIMITIVE inline void
 mbarrierArriveExpectTxCluster(uint64_t *bar, uint32_t cta, uint32_t bytes) {
   uint64_t where = TLC_SIM_HERE;
   auto *remote = static_cast<uint64_t *>(sim::api->mapShared(bar, cta, where));
-  if (!remote ||
-      !sim::api->access(remote, 8, TLC_SIM_ATOMIC, -1, where))
+  if (!remote || !sim::api->access(remote, 8, TLC_SIM_ATOMIC, -1, where))
     return;
   sim::api->mbarrierReleaseCluster(remote, where);
   simimpl::mbarrierTx(remote, int64_t(bytes), where);

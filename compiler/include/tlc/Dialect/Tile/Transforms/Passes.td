@@ -886,6 +886,62 @@ def TileGemmCluster : Pass<"tile-gemm-cluster", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tlc::tile::TileDialect"];
 }
 
+def TileLowerCopyCluster : Pass<"tile-lower-copy-cluster", "::mlir::ModuleOp"> {
+  let summary = "choose the sm_90a instructions of each T.copy_cluster";
+  let description = [{
+    On `sm_90a`, after `tile-plan-shared-memory` and `tile-plan-tma`: each
+    `tile.intrinsic "T.copy_cluster"` (TileLang's copy between the blocks of
+    a thread-block cluster) gets the form the printer issues, as
+    attributes; what cannot be issued is an error at the call (only when
+    building for this target; `--check` accepts the program).
+
+    * `cluster_mask = M` (a constant naming blocks of the cluster): the
+      source is a region of a static global tensor parameter (rank 2 to 5,
+      innermost stride 1, the others multiples of 16 bytes), the
+      destination a whole shared buffer of the region's extents, not
+      multi-buffered: unswizzled (128-byte aligned; the printer requires
+      it stored row-major) or a wgmma operand of one swizzled panel, its
+      rows the swizzle's 32, 64 or 128 bytes (1024-byte aligned), whose
+      swizzle the tensor map then uses (`tile.cluster_swizzle`, 0: none);
+      each box extent at most 256 and its rows a multiple of 16 bytes. The
+      copy is a TMA load of the region as one box of tensor map
+      `tile.tma = I` (the kernel's next after tile-plan-tma's): the mask's
+      lowest rank (`tile.cluster_leader`) issues it with
+      `.multicast::cluster` and cta mask `tile.cluster_mask`, the blocks
+      outside the mask load their own region, the other blocks of the mask
+      issue nothing and receive the leader's tile (TileLang's semantics).
+      A new `T.alloc_cluster_barrier([1])` at the top of the kernel body,
+      passed as the operand `tile.mbarrier`, counts each block's
+      `tile.cluster_bytes`; every block and thread must reach the copy
+      (its parents are loops only), as the printer meets the cluster at a
+      barrier before it.
+    * `dst_block = R` with `remote_barrier`: when both whole shared
+      buffers are unswizzled (the printer requires them stored alike),
+      16-byte aligned and the size a multiple of 16
+      below 2^20, `tile.cluster_copy = "bulk"`: one thread arrives on
+      block R's barrier expecting the bytes
+      (`mbarrier.arrive.expect_tx...shared::cluster`) and copies the buffer
+      with `cp.async.bulk.shared::cluster.shared::cta`, completing on it.
+      Otherwise (and without remote_barrier), `"stores"`: the threads store
+      the elements (2 or 4 bytes) with `st.shared::cluster`, then with a
+      barrier one thread arrives on R's barrier (TileLang's fallback).
+
+    ```mlir
+    tile.intrinsic "T.copy_cluster"(%src, %tile, %mask, %bar)
+        {params = ["src", "dst", "cluster_mask", "tile.mbarrier"],
+         tile.cluster_copy = "multicast", tile.cluster_leader = 0 : i64,
+         tile.cluster_mask = 3 : i64, tile.cluster_bytes = 16384 : i64,
+         tile.cluster_swizzle = 0 : i64, tile.tma = 0 : i64} : (...) -> ()
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The CUDA target (`sm_90a` or `cuda:sm_90a` enables it). "
+           "Empty: the module's `tile.gpu_target` attribute.">
+  ];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "place the barriers that order shared-memory accesses";
   let description = [{
