@@ -251,8 +251,9 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   g.m = C.shape[0];
   g.n = C.shape[1];
   g.k = transA ? as[0] : as[1];
-  if ((transB ? bs[1] : bs[0]) != g.k || g.k % kStep != 0) {
-    op.emitError() << "T.gemm: K must agree and be a multiple of " << kStep;
+  if ((transB ? bs[1] : bs[0]) != g.k) {
+    op.emitError() << "T.gemm: A's K = " << g.k
+                   << " and B's K = " << (transB ? bs[1] : bs[0]) << " differ";
     return failure();
   }
   const layout::FragmentOrigin &origin = C.layout.getOrigin();
@@ -302,6 +303,134 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                    "four values in consecutive registers");
       return failure();
     }
+
+  // K not a multiple of the instruction's k (K = 20 or 28 of f16): as
+  // TileLang's CUDA lowering, scalar multiply-adds on the CUDA cores over
+  // the whole K, each thread accumulating the elements of C it holds (the
+  // mma accumulator layout stays: register q of tile (mi, ni) holds the
+  // element cCoord gives). Per k, each thread reads the 2 mTiles A values
+  // of its rows and the 2 nTiles B values of its columns once, converted
+  // to the accumulation type (float for f16/bf16/fp8 and tf32's f32, int
+  // for 8-bit integers, double for f64; an f16 accumulator is summed in
+  // float and rounded once per call). The same where ldmatrix would read a
+  // shared operand whose rows are not a multiple of 16 bytes apart (a
+  // K = 16 region of a [64, 20] tile): its row addresses would not be
+  // 16-byte aligned.
+  auto unalignedRows = [&](Value v, bool isA) {
+    auto root = cast<BufferType>(rootOf(v).getType());
+    bool bytes = !is16 && (isA ? transA : !transB);
+    return !scalarOps && !bytes && isSharedScope(root.getScope()) &&
+           root.isStatic() &&
+           root.getShape().back() * getElementBitWidth(ab) % 128 != 0;
+  };
+  if (g.k % kStep != 0 || unalignedRows(op.getA(), true) ||
+      unalignedRows(op.getB(), false)) {
+    Value a = op.getA(), b = op.getB();
+    for (auto [name, v] : {std::pair<StringRef, Value>{"A", a}, {"B", b}})
+      if (!isSharedScope(scopeOf(rootOf(v)))) {
+        op.emitError() << "T.gemm: K = " << g.k
+                       << (g.k % kStep ? " is not a multiple of the mma.sync "
+                                         "k = " +
+                                             std::to_string(kStep)
+                                       : " of shared rows not 16-byte "
+                                         "aligned for ldmatrix")
+                       << "; the CUDA-core fallback for it reads A and B "
+                          "from shared memory, and "
+                       << name << " is a register fragment";
+        return failure();
+      }
+    std::string sumType = isI8 ? "int" : isF64 ? "double" : "float";
+    auto element = [&](Value buf, const std::string &row,
+                       const std::string &col) -> FailureOr<std::string> {
+      auto t = cast<BufferType>(buf.getType());
+      SmallVector<std::string> idx(t.getRank(), "0");
+      idx[t.getRank() - 2] = row;
+      idx[t.getRank() - 1] = col;
+      FailureOr<RootAccess> at = resolve(buf, idx, op);
+      if (failed(at))
+        return failure();
+      FailureOr<std::string> lin = linearIndex(*at, op);
+      if (failed(lin))
+        return failure();
+      return "static_cast<" + sumType + ">(" +
+             fromStorage(ab, expr(rootOf(buf)) + "[" + *lin + "]") + ")";
+    };
+    std::string warp = fresh("warp"), lane = fresh("lane"), wm = fresh("wm"),
+                wn = fresh("wn"), mi = fresh("mi"), ni = fresh("ni"),
+                q = fresh("q"), h = fresh("h"), kx = fresh("k"),
+                sum = fresh("sum"), av = fresh("aVal"), bv = fresh("bVal");
+    std::string mT = std::to_string(g.mTiles), nT = std::to_string(g.nTiles);
+    std::string reg = expr(c) + "[" + cq[0].expr(0, {mi, ni}) + " + " + q + "]";
+    // Opens the loops over this thread's (mi, ni, q) accumulator values.
+    auto tileLoops = [&]() {
+      line("#pragma unroll");
+      open("for (int " + mi + " = 0; " + mi + " < " + mT + "; ++" + mi + ")");
+      line("#pragma unroll");
+      open("for (int " + ni + " = 0; " + ni + " < " + nT + "; ++" + ni + ")");
+      line("#pragma unroll");
+      open("for (int " + q + " = 0; " + q + " < 4; ++" + q + ")");
+    };
+    open("");
+    line(g.k % kStep ? "// T.gemm: K = " + std::to_string(g.k) +
+                           " is no multiple of the mma k = " +
+                           std::to_string(kStep) + ": scalar multiply-adds"
+                     : std::string("// T.gemm: shared rows not 16-byte "
+                                   "aligned for ldmatrix: scalar "
+                                   "multiply-adds"));
+    line("const int " + warp + " = tid / 32, " + lane + " = tid % 32;");
+    line("const int " + wm + " = " + warp + " % " + Twine(g.warpRows) + ", " +
+         wn + " = " + warp + " / " + Twine(g.warpRows) + ";");
+    line(sumType + " " + sum + "[" + mT + "][" + nT + "][4];");
+    tileLoops();
+    line(sum + "[" + mi + "][" + ni + "][" + q + "] = " +
+         (op.getClearAccum()
+              ? std::string("0")
+              : "static_cast<" + sumType + ">(" + fromStorage(acc, reg) + ")") +
+         ";");
+    close();
+    close();
+    close();
+    open("for (int " + kx + " = 0; " + kx + " < " + std::to_string(g.k) +
+         "; ++" + kx + ")");
+    line(sumType + " " + av + "[" + mT + "][2], " + bv + "[" + nT + "][2];");
+    std::string row = wm + " * " + std::to_string(g.warpM) + " + " + mi +
+                      " * 16 + " + lane + " / 4 + 8 * " + h;
+    std::string col = wn + " * " + std::to_string(g.warpN) + " + " + ni +
+                      " * 8 + (" + lane + " % 4) * 2 + " + h;
+    FailureOr<std::string> aElem =
+        transA ? element(a, kx, row) : element(a, row, kx);
+    FailureOr<std::string> bElem =
+        transB ? element(b, col, kx) : element(b, kx, col);
+    if (failed(aElem) || failed(bElem))
+      return failure();
+    line("#pragma unroll");
+    open("for (int " + mi + " = 0; " + mi + " < " + mT + "; ++" + mi + ")");
+    line("#pragma unroll");
+    line("for (int " + h + " = 0; " + h + " < 2; ++" + h + ") " + av + "[" +
+         mi + "][" + h + "] = " + *aElem + ";");
+    close();
+    line("#pragma unroll");
+    open("for (int " + ni + " = 0; " + ni + " < " + nT + "; ++" + ni + ")");
+    line("#pragma unroll");
+    line("for (int " + h + " = 0; " + h + " < 2; ++" + h + ") " + bv + "[" +
+         ni + "][" + h + "] = " + *bElem + ";");
+    close();
+    tileLoops();
+    line(sum + "[" + mi + "][" + ni + "][" + q + "] += " + av + "[" + mi +
+         "][" + q + " / 2] * " + bv + "[" + ni + "][" + q + " % 2];");
+    close();
+    close();
+    close();
+    close();
+    tileLoops();
+    line(reg + " = " +
+         toStorage(acc, sum + "[" + mi + "][" + ni + "][" + q + "]") + ";");
+    close();
+    close();
+    close();
+    close();
+    return success();
+  }
 
   // The mma of one 16 x 8 tile: accumulator pointer, A and B registers.
   auto mmaCall = [&](const std::string &acc, const std::string &a,
