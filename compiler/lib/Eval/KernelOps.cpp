@@ -395,6 +395,31 @@ static bool checkTileIRHints(Interpreter &in, const PArgs &p) {
   return true;
 }
 
+/// Whether \p b's shape is not static only through parameters no call site
+/// gave a value, in an instance of a factory that nothing calls (and
+/// --kernel did not ask for): TileLang traces a factory only when it is
+/// called, so such an instance says nothing of what only a call decides.
+static bool shapeFromUncalledParams(Interpreter &in, BufferObj *b) {
+  if (!in.tracingDefaults || !in.defaultsSymbolic ||
+      (!in.jitContext.empty() &&
+       in.options.kernelFilter == in.jitContext.back().kernel))
+    return false;
+  bool onlyParams = true, any = false;
+  for (SymExpr d : b->shape) {
+    if (!d || d.isConstant())
+      continue;
+    in.syms.substitute(d, [&](const SymNode *n) {
+      auto it = in.symbolKinds.find(n->name);
+      any = true;
+      // Meta (2): a factory parameter without a value.
+      if (it == in.symbolKinds.end() || it->second != 2)
+        onlyParams = false;
+      return SymExpr();
+    });
+  }
+  return any && onlyParams;
+}
+
 /// The frame of `T.Kernel`, `T.ClusterKernel` or `T.CUDASourceCodeKernel`.
 /// A grid extent tlc cannot know (a value from outside TileLang) becomes a
 /// run-time symbol with a warning, so the body is still analysed.
@@ -902,7 +927,9 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
           continue;
         }
         layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);
-        if (!lo->whyOpaque.empty())
+        if (!lo->whyOpaque.empty() &&
+            !(lo->whyOpaque == "its shape is not static" &&
+              shapeFromUncalledParams(*this, b)))
           warning(at, "the layout annotated for '" + b->name +
                           "' is not used: " + lo->whyOpaque);
       } else if (kv.second.is(ValueKind::Function)) {
