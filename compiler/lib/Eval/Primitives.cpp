@@ -344,8 +344,7 @@ std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
       if (instance)
         instance->assumedDType = true;
       bool uncalled = tracingDefaults && defaultsSymbolic &&
-                      !(!jitContext.empty() &&
-                        options.kernelFilter == jitContext.back().kernel);
+                      options.kernelFilter.empty();
       if (!uncalled)
         warning(at, "dtype '" + v.getSym().str() +
                         "' has no value in this instance; analysed as "
