@@ -257,6 +257,36 @@ static Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind) {
   return in.heap.obj(ObjKind::LoopFrame, loop);
 }
 
+/// Whether the instance being traced is one of a factory nothing calls
+/// (its parameters symbols), with no --kernel asking for one. TileLang
+/// traces a factory only when it is called, so such an instance does not
+/// warn about a value only a call supplies.
+static bool inUncalledInstance(Interpreter &in) {
+  return in.tracingDefaults && in.defaultsSymbolic &&
+         in.options.kernelFilter.empty();
+}
+
+/// Whether \p b's shape is not static only through parameters no call site
+/// gave a value, in an uncalled instance (inUncalledInstance).
+static bool shapeFromUncalledParams(Interpreter &in, BufferObj *b) {
+  if (!inUncalledInstance(in))
+    return false;
+  bool onlyParams = true, any = false;
+  for (SymExpr d : b->shape) {
+    if (!d || d.isConstant())
+      continue;
+    in.syms.substitute(d, [&](const SymNode *n) {
+      auto it = in.symbolKinds.find(n->name);
+      any = true;
+      // Meta (2): a factory parameter without a value.
+      if (it == in.symbolKinds.end() || it->second != 2)
+        onlyParams = false;
+      return SymExpr();
+    });
+  }
+  return any && onlyParams;
+}
+
 /// T.Parallel(..., loop_layout=F): F, a T.Fragment over the loop's
 /// iterations (its input shape the extents), decides which thread runs
 /// each iteration, and so the layouts of the fragments the loop touches
@@ -268,11 +298,13 @@ static void setParallelLoopLayout(Interpreter &in, LoopFrameObj &loop, Value f,
   if (f.isNone() || f.isAbrupt())
     return;
   // A layout parameter no call site binds (a default instance): the loop
-  // is analysed as if it had none.
+  // is analysed as if it had none (silently where nothing calls the
+  // factory).
   if (f.is(ValueKind::Sym) && f.getSym().isSymbol()) {
-    in.warning(arg, "loop_layout '" + f.getSym().str() +
-                        "' has no value in this instance; the loop is "
-                        "analysed without it");
+    if (!inUncalledInstance(in))
+      in.warning(arg, "loop_layout '" + f.getSym().str() +
+                          "' has no value in this instance; the loop is "
+                          "analysed without it");
     return;
   }
   if (!f.isObj(ObjKind::Layout)) {
@@ -902,7 +934,9 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
           continue;
         }
         layout = lo->attr ? lo->attr : ir->b.getStringAttr(lo->description);
-        if (!lo->whyOpaque.empty())
+        if (!lo->whyOpaque.empty() &&
+            !(lo->whyOpaque == "its shape is not static" &&
+              shapeFromUncalledParams(*this, b)))
           warning(at, "the layout annotated for '" + b->name +
                           "' is not used: " + lo->whyOpaque);
       } else if (kv.second.is(ValueKind::Function)) {

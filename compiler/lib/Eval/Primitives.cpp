@@ -336,12 +336,19 @@ std::optional<lang::DType> Interpreter::toDType(Value v, Node at) {
       return lang::DType(lang::ScalarType::Int64);
     return std::nullopt;
   case ValueKind::Sym:
-    // A dtype parameter no call site binds (a default instance).
+    // A dtype parameter no call site binds (a default instance). TileLang
+    // traces a factory only when it is called, so the instance of one that
+    // nothing calls says nothing of a value only a call supplies; one that
+    // --kernel asks for says what it assumed (-D gives the value).
     if (at && v.getSym().isSymbol()) {
       if (instance)
         instance->assumedDType = true;
-      warning(at, "dtype '" + v.getSym().str() +
-                      "' has no value in this instance; analysed as float32");
+      bool uncalled = tracingDefaults && defaultsSymbolic &&
+                      options.kernelFilter.empty();
+      if (!uncalled)
+        warning(at, "dtype '" + v.getSym().str() +
+                        "' has no value in this instance; analysed as "
+                        "float32");
       return lang::DType(lang::ScalarType::Float32);
     }
     return std::nullopt;

@@ -1,9 +1,13 @@
 # RUN: tlc-build --verify-diagnostics %s
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
+# RUN: tlc-build --check --kernel=unbound %s 2>&1 | FileCheck %s --check-prefix=ASKED
 # A kernel that takes its T.Parallel loop_layout as a parameter. With no call
-# site the layout has no value: the loop is analysed without it (a warning,
-# not an error). A test that builds the kernel through `kernel.compile(...)`
-# is a call site: its fragment is the loop's layout.
+# site the layout has no value: the loop is analysed without it (no error,
+# and no warning either: only a call supplies it, and TileLang traces no
+# factory nothing calls; --kernel asking for it says what was assumed). A
+# test that builds the kernel through `kernel.compile(...)` is a call site:
+# its fragment is the loop's layout.
+# ASKED: parallel-loop-layout-unbound.py:[[@LINE+11]]:38: warning: loop_layout 'placement' has no value in this instance; the loop is analysed without it
 import tilelang
 import tilelang.language as T
 
@@ -14,7 +18,6 @@ def unbound(X, Y, placement):
     X: T.Tensor[(M, N), T.float16]
     Y: T.Tensor[(M, N), T.float16]
     with T.Kernel(1, threads=64):
-        # expected-warning@+1 {{loop_layout 'placement' has no value in this instance; the loop is analysed without it}}
         for i, j in T.Parallel(M, N, loop_layout=placement):
             Y[i, j] = X[i, j] * 2
 

@@ -143,3 +143,31 @@ tile.func @regions(%G: !tile.buffer<[64], f32, global>) {
     tile.copy %r3 to %g4 : !tile.buffer<[4], f32, shared.dyn> to !tile.buffer<[4], f32, global>
   }
 }
+
+// -----
+
+// Fragments and thread-local arrays are indexed unchecked too: a 32-element
+// fragment under a 128-wide parallel loop, an 8-element local array written
+// at k + 1; a global buffer is not this pass's business.
+tile.func @registers(%X: !tile.buffer<[16], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    // expected-note@+1 {{the buffer is allocated here with shape [32]}}
+    %f = tile.alloc : !tile.buffer<[32], f32, local.fragment>
+    // expected-note@+1 {{allocated here with shape [8]}}
+    %l = tile.alloc : !tile.buffer<[8], f32, local>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    tile.parallel (%i) in [128] {
+      // expected-error@+1 {{read outside the buffer: the index of dimension 0 takes the values 0 to 127 here, but the dimension has 32 elements (TileLang does not check this either: the access reads or writes registers or local memory of something else)}}
+      %v = tile.load %f[%i] : !tile.buffer<[32], f32, local.fragment>
+      tile.store %v, %X[%i] : !tile.buffer<[16], f32, global>
+    }
+    tile.for %k = %c0 to %c8 step %c1 {
+      %k1 = arith.addi %k, %c1 : index
+      %z = arith.constant 0.0 : f32
+      // expected-error@+1 {{write outside the buffer: the index of dimension 0 takes the values 1 to 8 here}}
+      tile.store %z, %l[%k1] : !tile.buffer<[8], f32, local>
+    }
+  }
+}

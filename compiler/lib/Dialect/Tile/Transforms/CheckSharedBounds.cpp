@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Reports element accesses of shared buffers that leave the buffer on every
-// run (Passes.td has the rules). IndexIntervals filters: an index whose
+// Reports element accesses of shared, fragment and local buffers that leave
+// the buffer on every run (Passes.td has the rules). IndexIntervals filters: an index whose
 // interval lies inside its extent is fine. Any other index is compiled into
 // a small expression over its varying leaves (loop, block and thread
 // indices) and evaluated at every combination of their values, so that only
@@ -275,16 +275,34 @@ valueRange(const IndexProgram &program) {
 std::string bufferName(Operation *alloc) {
   if (auto n = dyn_cast<NameLoc>(alloc->getLoc()))
     return ("'" + n.getName().getValue() + "'").str();
-  return "the shared buffer";
+  auto type = dyn_cast<BufferType>(alloc->getResult(0).getType());
+  return type && isSharedScope(type.getScope()) ? "the shared buffer"
+                                                 : "the buffer";
 }
 
-/// The shared allocation \p buffer is (the result of a `tile.alloc` itself,
+/// Whether \p s is a scope of on-chip buffers that the generated code
+/// indexes without any check: shared memory, a fragment's registers, a
+/// thread's local array or T.alloc_var.
+bool isCheckedScope(MemoryScope s) {
+  return isSharedScope(s) || s == MemoryScope::Fragment ||
+         s == MemoryScope::Local || s == MemoryScope::LocalVar;
+}
+
+/// What an access outside a buffer of scope \p s does, for the message.
+llvm::StringRef outsideEffect(MemoryScope s) {
+  return isSharedScope(s)
+             ? "the access lands in other shared memory or past its end"
+             : "the access reads or writes registers or local memory of "
+               "something else";
+}
+
+/// The checked allocation \p buffer is (the result of a `tile.alloc` itself,
 /// not a view), when it has no empty dimension (already an error at the
 /// allocation); a null op otherwise.
 AllocOp checkedSharedAlloc(Value buffer) {
   auto alloc = buffer.getDefiningOp<AllocOp>();
   auto type = dyn_cast<BufferType>(buffer.getType());
-  if (!alloc || !type || !isSharedScope(type.getScope()) ||
+  if (!alloc || !type || !isCheckedScope(type.getScope()) ||
       llvm::any_of(type.getShape(), [](int64_t e) {
         return !ShapedType::isDynamic(e) && e <= 0;
       }))
@@ -330,8 +348,8 @@ bool checkAccess(Operation *op, Value buffer, ValueRange indices,
         << bufferName(alloc) << ": the index of dimension " << d
         << " takes the values " << range->first << " to " << range->second
         << " here, but the dimension has " << extent
-        << " elements (TileLang does not check this either: the access "
-           "lands in other shared memory or past its end)";
+        << " elements (TileLang does not check this either: "
+        << outsideEffect(type.getScope()) << ")";
     noteAllocation(diag, alloc);
     return false;
   }
@@ -351,7 +369,10 @@ bool checkRegion(RegionOp region, IndexIntervals &intervals) {
   if (!alloc || !result)
     return true;
   auto type = cast<BufferType>(buffer.getType());
-  if (result.getShape().size() != type.getShape().size())
+  // Regions of fragments and local buffers are checked by the tile ops'
+  // own shape rules.
+  if (!isSharedScope(type.getScope()) ||
+      result.getShape().size() != type.getShape().size())
     return true;
   // Only a region every run accesses: it and each op using it run on every
   // run of the kernel.

@@ -1710,12 +1710,15 @@ def TileSplitRangeFragments
 def TileCheckSharedBounds : Pass<"tile-check-shared-bounds", "::mlir::ModuleOp"> {
   let summary = "report shared-memory accesses that leave their buffer";
   let description = [{
-    A `tile.load` or `tile.store` of a shared buffer (the result of a
-    `tile.alloc` itself, not a view of it) whose index, in some dimension,
-    leaves `[0, extent)` at some iteration of the loops around it is an
-    error at the access, with the allocation as a note. TileLang does not
-    check these: the access lands in another buffer of the block's shared
-    memory, or past its end (an illegal address on the GPU). A typical case
+    A `tile.load` or `tile.store` of a shared, fragment, local or
+    `local.var` buffer (the result of a `tile.alloc` itself, not a view of
+    it) whose index, in some dimension, leaves `[0, extent)` at some
+    iteration of the loops around it is an error at the access, with the
+    allocation as a note. TileLang does not check these: the access lands in
+    another buffer of the block's shared memory, or past its end (an illegal
+    address on the GPU), or in another register array or local memory (a
+    `[heads]` fragment read by `T.Parallel(block_M)` with `block_M >
+    heads`). Regions (tile-op operands) are checked for shared buffers only. A typical case
     is a `T.Parallel(block_S, block_DV)` loop that indexes a
     `(block_S, block_DK)` buffer, wrong for the configurations where
     `block_DV > block_DK`; an autotuner then skips those configurations as
