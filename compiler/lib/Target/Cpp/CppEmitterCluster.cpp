@@ -17,7 +17,9 @@
 // * an access to another block's shared memory (mapa.shared::cluster) is
 //   the same buffer, at the same offset, in that block
 //   (tlc::cpu::clusterPeer / peerView): remote mbarrier arrivals,
-//   T.copy_cluster into a block of the cluster, the operands and
+//   T.copy_cluster into a block of the cluster (with a cluster_mask,
+//   TileLang's multicast: the mask's lowest rank copies its region into
+//   every block of the mask between two cluster barriers), the operands and
 //   accumulators of a 2-CTA tcgen05 gemm, the multicast of
 //   T.clc_try_cancel_multicast;
 // * T.clc_try_cancel claims the next cluster of the launch that has not
@@ -207,9 +209,30 @@ LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
     open("");
     line("const int64_t " + r + " = int64_t(" + expr(block) + ");");
   } else {
+    // TileLang's multicast: the mask's lowest rank loads its region into
+    // every block of the mask, the mask's other blocks load nothing and
+    // receive it, a block outside the mask loads its own. The whole
+    // cluster meets before (a receiver's buffer is free) and after (the
+    // bytes have landed), as the sm_90a lowering's cluster barrier does,
+    // so every block must reach the copy.
+    for (Operation *p = op->getParentOp(); p && !isa<tile::KernelOp>(p);
+         p = p->getParentOp())
+      if (!isa<tile::ForOp, tile::PipelinedOp>(p))
+        return fail("a multicast (cluster_mask) meets the whole cluster, so "
+                    "it must be reached by every block and thread (not "
+                    "under a condition or in T.Parallel)");
+    std::string m = fresh("mask"), me = fresh("rank");
+    line("tlc::cpu::clusterBarrier(st, " + loc + ", true, true);");
+    line("if (st.hasFailed())");
+    line("  " + returnStmt().str());
+    open("");
+    line("const uint64_t " + m + " = uint64_t(" + expr(mask) + ");");
+    line("const int64_t " + me + " = tlc::cpu::currentCluster().rank;");
     open("for (int64_t " + r + " = 0; " + r +
          " < tlc::cpu::currentCluster().size; ++" + r + ")");
-    line("if (!((uint64_t(" + expr(mask) + ") >> " + r + ") & 1))");
+    line("if ((" + m + " >> " + me + ") & 1 ? (" + m + " & ((uint64_t(1) << " +
+         me + ") - 1)) != 0 || !((" + m + " >> " + r + ") & 1) : " + r +
+         " != " + me + ")");
     line("  continue;");
   }
   std::string to = fresh("to");
@@ -237,6 +260,12 @@ LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
     line("tlc::cpu::mbarrierCompleteTxRemote(" + firstElementAddress(bar, r) +
          ", " + std::to_string(bytes) + ");");
   close();
+  if (!block) {
+    close();
+    line("tlc::cpu::clusterBarrier(st, " + loc + ", true, true);");
+    line("if (st.hasFailed())");
+    line("  " + returnStmt().str());
+  }
   return success();
 }
 

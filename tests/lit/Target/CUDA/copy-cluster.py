@@ -10,7 +10,8 @@
 #   expects the bytes; each block writes the tile to its own columns of B;
 # * `demo` (tma_multicast_demo's pattern): a cluster of 4, mask 0b0011,
 #   each block naming its own tile: rank 1 receives rank 0's tile, ranks 2
-#   and 3 (outside the mask) load their own;
+#   and 3 (outside the mask) load their own (the CPU target too: the
+#   mask's lowest rank copies into the mask between two cluster barriers);
 # * `push`: each block of a cluster of 2 or 4 copies its shared buffer into
 #   the next rank's (dst_block) with a remote_barrier: one bulk copy
 #   (cp.async.bulk.shared::cluster.shared::cta) that arrives on the peer's
@@ -46,12 +47,14 @@
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel shared_tile %s > /dev/null
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel shared_tile4 %s > /dev/null
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel push_stores %s > /dev/null
+# RUN: tlc-build --target=cpu -o %t/cpu --kernel demo %s > /dev/null
 # RUN: %python %S/Inputs/copy_cluster_check.py tlc-run %t/cu %t/cpu %t/w | FileCheck %s
 # CHECK: shared_tile C=2: ok
 # CHECK: shared_tile C=2 vs cpu: PASS
 # CHECK: shared_tile C=4: ok
 # CHECK: shared_tile C=4 vs cpu: PASS
 # CHECK: demo: ok
+# CHECK: demo vs cpu: PASS
 # CHECK: push C=2: ok
 # CHECK: push C=4: ok
 # CHECK: push_stores: ok

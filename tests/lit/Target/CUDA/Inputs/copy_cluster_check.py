@@ -98,6 +98,7 @@ def main():
     want = t.copy()
     want[:, :, 1::4, :] = t[:, :, 0::4, :]
     report("demo", p, got("B") if p.returncode == 0 else None, want.reshape(256, 512))
+    verify(tlc_run, m["demo"], cpu, "demo")
 
     # push: block b receives (2 * X + 1) of the rank before it in its cluster.
     for name, c in (("push", 2), ("push4", 4)):
