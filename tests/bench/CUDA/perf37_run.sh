@@ -90,12 +90,7 @@ for which in old new; do
 done
 # Generated CUDA old vs new: s_wide_8192x1024 (TMA store by default) and
 # fac_d128 (split loop) differ, the rest are left alone (identical).
-for name in s_wide_4096 s_pp_4096 s_wide_8192x1024 fac_d128 fac_d64 facn_d64 facn_d128 fa_d64 fa_d128; do
-  a=$(ls "$W/old/$name/"*.cu 2>/dev/null | head -1); b=$(ls "$W/new/$name/"*.cu 2>/dev/null | head -1)
-  if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: not built" >> "$O/verify.log"
-  elif cmp -s "$a" "$b"; then echo "$name: old and new CUDA identical" >> "$O/verify.log"
-  else echo "$name: old and new CUDA DIFFER" >> "$O/verify.log"; fi
-done
+stage_cuda_changed s_wide_4096 s_pp_4096 s_wide_8192x1024 fac_d128 fac_d64 facn_d64 facn_d128 fa_d64 fa_d128
 step built
 stage_verify 190 new old
 echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (19 expected)" | tee -a "$O/verify.log"

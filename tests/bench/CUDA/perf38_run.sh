@@ -91,12 +91,7 @@ f=$(ls "$W/new/v_gemm_direct/"*.cu | head -1)
 echo "new v_gemm_direct: persistent $(grep -c 'tile_1 += gridDim.x' "$f"), TMA store $(grep -c 'tmaStore<2>(' "$f")" >> "$O/verify.log"
 # Generated CUDA old vs new: s_pp3_4096 (ping-pong now) differs; the
 # attention kernels and the 128 x 256 GEMMs are left alone (identical).
-for name in s_w4_4096 s_w3_4096 s_pp3_4096 facn_d64 fac_d64 fac_d128 facn_d128; do
-  a=$(ls "$W/old/$name/"*.cu 2>/dev/null | head -1); b=$(ls "$W/new/$name/"*.cu 2>/dev/null | head -1)
-  if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: not built" >> "$O/verify.log"
-  elif cmp -s "$a" "$b"; then echo "$name: old and new CUDA identical" >> "$O/verify.log"
-  else echo "$name: old and new CUDA DIFFER" >> "$O/verify.log"; fi
-done
+stage_cuda_changed s_w4_4096 s_w3_4096 s_pp3_4096 facn_d64 fac_d64 fac_d128 facn_d128
 step built
 stage_verify 190 new old
 echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (18 expected)" | tee -a "$O/verify.log"

@@ -81,12 +81,7 @@ for which in old new; do
     echo "$which $name: $(grep -o 'wgmma.C · [0-9]×[0-9] warps' "$f" | head -1), $(grep -o 'num_stages = [0-9]*' "$f" | head -1), persistent $(grep -c 'tile_1 += ' "$f"), TMA store $(grep -c 'tmaStore<2>(' "$f")" >> "$O/verify.log"
   done
 done
-for name in facn_d64 fac_d64 fac_d128 facn_d128 s_w3_4096 s_w3_8192; do
-  a=$(ls "$W/old/$name/"*.cu 2>/dev/null | head -1); b=$(ls "$W/new/$name/"*.cu 2>/dev/null | head -1)
-  if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: not built" >> "$O/verify.log"
-  elif cmp -s "$a" "$b"; then echo "$name: old and new CUDA identical" >> "$O/verify.log"
-  else echo "$name: old and new CUDA DIFFER" >> "$O/verify.log"; fi
-done
+stage_cuda_changed facn_d64 fac_d64 fac_d128 facn_d128 s_w3_4096 s_w3_8192
 step built
 stage_verify 190 new old
 echo "PASS $(grep -c 'verify .*: PASS' "$O/verify.log") verified outputs (17 expected)" | tee -a "$O/verify.log"

@@ -66,12 +66,7 @@ if [ -z "${STAGE_DRY_RUN:-}" ]; then
       echo "$which $name: $(grep -o 'wgmma.C · [0-9]×[0-9] warps' "$f" | head -1), $(grep -o 'num_stages = [0-9]*' "$f" | head -1), persistent $(grep -c 'tile_1 += ' "$f"), bands $(grep -o 'in [0-9]* bands of [0-9]* columns' "$f" | head -1), register store $(grep -c 'copyVector<4>(&C\[' "$f")" >> "$O/verify.log"
     done
   done
-  for name in s_s4p_4096 s_default_4096 v_default; do
-    a=$(ls "$W/old/$name/"*.cu 2>/dev/null | head -1); b=$(ls "$W/new/$name/"*.cu 2>/dev/null | head -1)
-    if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: not built" >> "$O/verify.log"
-    elif cmp -s "$a" "$b"; then echo "$name: old and new CUDA identical" >> "$O/verify.log"
-    else echo "$name: old and new CUDA DIFFER" >> "$O/verify.log"; fi
-  done
+  stage_cuda_changed s_s4p_4096 s_default_4096 v_default
 fi
 step built
 stage_verify 170 new old

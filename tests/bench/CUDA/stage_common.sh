@@ -123,6 +123,18 @@ stage_build() {
   printf '%s\n' "${jobs[@]}" | xargs -P "$1" -I{} bash -c 'IFS="|" read -r o w f d <<< "{}"; mkdir -p "$(dirname "$o")"; "'"$W"'/bin/tlc-build-$w" "$f" -o "$o" $d > /dev/null 2> "$o.err" || echo "BUILD FAILED: $o: $(head -c 400 "$o.err")"' >> "$O/verify.log" 2>&1
 }
 
+# Whether each named kernel's generated CUDA changed between the old and
+# new builds (a line each in verify.log).
+stage_cuda_changed() {
+  local name a b
+  for name in "$@"; do
+    a=$(ls "$W/old/$name/"*.cu 2>/dev/null | head -1); b=$(ls "$W/new/$name/"*.cu 2>/dev/null | head -1)
+    if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: not built" >> "$O/verify.log"
+    elif cmp -s "$a" "$b"; then echo "$name: old and new CUDA identical" >> "$O/verify.log"
+    else echo "$name: old and new CUDA DIFFER" >> "$O/verify.log"; fi
+  done
+}
+
 stage_verify() {
   local deadline=$1 which v name builds; shift
   for which in "$@"; do
