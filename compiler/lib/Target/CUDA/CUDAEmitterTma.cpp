@@ -226,13 +226,72 @@ LogicalResult Emitter::emitTmaCopy(CopyOp op, const std::string &dst,
   return success();
 }
 
-
 /// Whether the TMA store epilogue \p op of a persistent kernel leaves its
 /// panels' read in flight (`tile.tma_store_async` of tile-persistent-gemm:
 /// `tlc.tma_store_async`, by default in a GEMM): the issuing thread waits
 /// for it before the next tile's epilogue writes the area (and once after
 /// the tile loop), not right after the store, so the next tile's
 /// mainloop starts while the copy engine reads.
+/// Stores the fragment's registers into 128B-swizzled panels at \p base:
+/// element (r, c) at panel c / P, byte r * 128 + (c % P) * e, its 16-byte
+/// chunk XOR r % 8. With \p band, only the columns of that band (a band
+/// is whole panels, so no vector straddles one), c counted from the band.
+static LogicalResult
+emitPanelStores(Emitter &e, CopyOp op, const FragmentInfo &frag,
+                ArrayRef<unsigned> fragDims, const TmaBox &b, StringRef base,
+                StringRef band = "", int64_t bandCols = 0) {
+  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
+  Type dstElem = b.global.getElementType();
+  e.open(frag.threadExtent < e.numThreads
+             ? "if (tid < " + Twine(frag.threadExtent) + ")"
+             : Twine(""));
+  e.open(frag.ifOneReplica());
+  std::string reg = e.fresh("r");
+  e.line("#pragma unroll");
+  e.open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
+         reg + " += " + Twine(frag.vec) + ")");
+  SmallVector<std::string> coords = e.emitCoords(frag, reg, "i");
+  std::string row = coords[fragDims[0]];
+  std::string col = "(" + coords[fragDims[1]] + ")";
+  if (!band.empty()) {
+    e.line("if (" + col + " / " + Twine(bandCols) + " != " + band +
+           ") continue;");
+    col = e.fresh("bc");
+    e.line("const int " + col + " = (" + coords[fragDims[1]] + ") - " + band +
+           " * " + Twine(bandCols) + ";");
+  }
+  std::string at = e.fresh("at");
+  e.line("const int " + at + " = " + col + " / " + Twine(b.panelCols) + " * " +
+         Twine(b.rows * 128) + " + (" + row + ") * 128 + (((" + col + " % " +
+         Twine(b.panelCols) + ") * " + Twine(b.elemBytes) + ") ^ (((" + row +
+         ") % 8) << 4));");
+  std::string fragName = e.expr(Emitter::rootOf(op.getSrc()));
+  if (frag.vec > 1) {
+    std::string packed = e.fresh("packed");
+    FailureOr<SmallVector<std::string>> lines = e.packedRegisters(
+        packed, srcElem, dstElem, fragName, reg, frag.vec, op);
+    if (failed(lines))
+      return failure();
+    for (const std::string &l : *lines)
+      e.line(l);
+    e.line(e.ns + "copyVector<" + Twine(frag.vec * b.elemBytes) + ">(" + base +
+           " + " + at + ", " + packed + ");");
+  } else {
+    FailureOr<std::string> storage = e.storageType(dstElem, op);
+    if (failed(storage))
+      return failure();
+    e.line("*reinterpret_cast<" + *storage + " *>(" + base + " + " + at +
+           ") = " +
+           e.toStorage(dstElem,
+                       e.fromStorage(srcElem, fragName + "[" + reg + "]")) +
+           ";");
+  }
+  e.close();
+  e.close();
+  e.close();
+  return success();
+}
+
 static bool deferredTmaStoreRead(CopyOp op) {
   auto kernel = op->getParentOfType<KernelOp>();
   return kernel && kernel->hasAttr("tile.persistent_ctas") &&
@@ -245,7 +304,6 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   if (range.condition)
     return false;
   TmaBox b = tmaBox(op);
-  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
   Type dstElem = b.global.getElementType();
   // The fragment's two non-unit dimensions are the box's rows and columns.
   SmallVector<unsigned> fragDims;
@@ -281,43 +339,9 @@ FailureOr<bool> Emitter::emitTmaStore(CopyOp op, const FragmentInfo &frag) {
   std::string tile = fresh("staged");
   line("unsigned char *" + tile + " = smem + " + epilogueAreaOffset(op, area) +
        ";");
-  // 1. Registers -> the panels: element (r, c) at panel c / P, byte
-  // r * 128 + (c % P) * e, its 16-byte chunk XOR r % 8 (128B swizzle).
-  open(frag.threadExtent < numThreads
-           ? "if (tid < " + Twine(frag.threadExtent) + ")"
-           : Twine(""));
-  open(frag.ifOneReplica());
-  std::string reg = fresh("r");
-  line("#pragma unroll");
-  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
-       reg + " += " + Twine(frag.vec) + ")");
-  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
-  std::string row = coords[fragDims[0]], col = coords[fragDims[1]];
-  std::string at = fresh("at");
-  line("const int " + at + " = (" + col + ") / " + Twine(b.panelCols) +
-       " * " + Twine(b.rows * 128) + " + (" + row + ") * 128 + ((((" + col +
-       ") % " + Twine(b.panelCols) + ") * " + Twine(b.elemBytes) +
-       ") ^ (((" + row + ") % 8) << 4));");
-  std::string fragName = expr(rootOf(op.getSrc()));
-  if (frag.vec > 1) {
-    std::string packed = fresh("packed");
-    FailureOr<SmallVector<std::string>> lines = packedRegisters(
-        packed, srcElem, dstElem, fragName, reg, frag.vec, op);
-    if (failed(lines))
-      return failure();
-    for (const std::string &l : *lines)
-      line(l);
-    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + tile + " + " + at +
-         ", " + packed + ");");
-  } else {
-    line("*reinterpret_cast<" + *storage + " *>(" + tile + " + " + at +
-         ") = " +
-         toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg + "]")) +
-         ";");
-  }
-  close();
-  close();
-  close();
+  // 1. Registers -> the panels (128B swizzle).
+  if (failed(emitPanelStores(*this, op, frag, fragDims, b, tile)))
+    return failure();
   // 2. The panels -> global memory: the writes are made visible to the
   // async proxy, then one thread stores each panel's box (the copy engine
   // clips the box at the tensor's edges) and waits until the panels are
@@ -351,8 +375,6 @@ FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op, const FragmentInfo &frag,
                                             ArrayRef<unsigned> fragDims,
                                             int64_t bands, int64_t area) {
   TmaBox b = tmaBox(op);
-  Type srcElem = cast<BufferType>(op.getSrc().getType()).getElementType();
-  Type dstElem = b.global.getElementType();
   int64_t buffers = 1;
   if (auto k = op->getAttrOfType<IntegerAttr>("tile.epilogue_band_buffers"))
     buffers = k.getInt();
@@ -391,54 +413,10 @@ FailureOr<bool> Emitter::emitBandedTmaStore(CopyOp op, const FragmentInfo &frag,
             ? " + (" + band + " % " + Twine(buffers) + ") * " + Twine(bandBytes)
             : Twine("")) +
        ";");
-  // 1. The registers of this band's columns -> its panels: element (r, c)
-  // of the band at panel c / P, byte r * 128 + (c % P) * e, its 16-byte
-  // chunk XOR r % 8 (128B swizzle).
-  open(frag.threadExtent < numThreads
-           ? "if (tid < " + Twine(frag.threadExtent) + ")"
-           : Twine(""));
-  open(frag.ifOneReplica());
-  std::string reg = fresh("r");
-  line("#pragma unroll");
-  open("for (int " + reg + " = 0; " + reg + " < " + Twine(frag.regs) + "; " +
-       reg + " += " + Twine(frag.vec) + ")");
-  SmallVector<std::string> coords = emitCoords(frag, reg, "i");
-  std::string row = coords[fragDims[0]];
-  // A vector's elements are consecutive columns that no band edge splits
-  // (a band is whole 128-byte panels).
-  line("if ((" + coords[fragDims[1]] + ") / " + Twine(bandCols) +
-       " != " + band + ") continue;");
-  std::string col = fresh("bc");
-  line("const int " + col + " = (" + coords[fragDims[1]] + ") - " + band +
-       " * " + Twine(bandCols) + ";");
-  std::string at = fresh("at");
-  line("const int " + at + " = " + col + " / " + Twine(b.panelCols) + " * " +
-       Twine(b.rows * 128) + " + (" + row + ") * 128 + (((" + col + " % " +
-       Twine(b.panelCols) + ") * " + Twine(b.elemBytes) + ") ^ (((" + row +
-       ") % 8) << 4));");
-  std::string fragName = expr(rootOf(op.getSrc()));
-  int64_t vecBytes = frag.vec * b.elemBytes;
-  if (frag.vec > 1) {
-    std::string packed = fresh("packed");
-    FailureOr<SmallVector<std::string>> lines =
-        packedRegisters(packed, srcElem, dstElem, fragName, reg, frag.vec, op);
-    if (failed(lines))
-      return failure();
-    for (const std::string &l : *lines)
-      line(l);
-    line(ns + "copyVector<" + Twine(vecBytes) + ">(" + buf + " + " + at + ", " +
-         packed + ");");
-  } else {
-    FailureOr<std::string> storage = storageType(dstElem, op);
-    if (failed(storage))
-      return failure();
-    line("*reinterpret_cast<" + *storage + " *>(" + buf + " + " + at + ") = " +
-         toStorage(dstElem, fromStorage(srcElem, fragName + "[" + reg + "]")) +
-         ";");
-  }
-  close();
-  close();
-  close();
+  // 1. The registers of this band's columns -> its panels.
+  if (failed(
+          emitPanelStores(*this, op, frag, fragDims, b, buf, band, bandCols)))
+    return failure();
   // 2. The band's panels -> global memory by one thread, one bulk group;
   // no wait here: the next band (or tile) waits for its buffer's read.
   line("tlc::cuda::fenceProxyAsync();  // the band, to the copy engine");
