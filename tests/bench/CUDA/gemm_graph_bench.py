@@ -158,6 +158,13 @@ CONFIGS = {
     # main's build: its default and 4 stages persistent (the threads' band
     # stores).
     "perf41old": [dict(), dict(num_stages=4, pass_configs={"tlc.persistent": True})],
+    # record42 (docs/perf/hopper.md, 2026-12-07): main's figures of record
+    # on the H200: the default (one tile a block, wide + deep), the default
+    # with perf39's deeper ring off (the H100 found it better), 4 stages
+    # persistent (TMA column bands), 4 stages one tile a block.
+    "record42": [dict(), dict(pass_configs={"tlc.gemm_deepen_ring": False}),
+                 dict(num_stages=4, pass_configs={"tlc.persistent": True}),
+                 dict(num_stages=4)],
     "skinny_best": [dict(block_M=64, block_N=128, threads=128, num_stages=6),
                     dict(block_M=64, block_N=128, threads=128, num_stages=4)],
     # perf35 (docs/perf/hopper.md, 2026-12-06): the skinny shape with more
