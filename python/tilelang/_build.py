@@ -166,7 +166,7 @@ def raised_in_instance(diagnostics, source_file=None, kernel=None):
 # The note tlc-build's target errors carry when TileLang refuses the same
 # program with a tvm.error exception while lowering it.
 _LOWERING_RAISES = re.compile(
-    r"note: TileLang raises this as tvm\.error\.(\w+) when it lowers")
+    r"note: TileLang raises this as (?:tvm\.error\.)?(\w+) when it lowers")
 
 
 def lowering_category(text):

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -982,16 +983,37 @@ Value Interpreter::vectorLet(RegionObj *r, lang::DType type, Node at) {
 }
 
 namespace {
-/// A `T.Ramp(base, stride, lanes)` index of an element reference: TVM's
-/// vector index, the elements base, base + stride, ... in dimension `dim`.
+/// A vector index of an element reference: TVM's vector access, one
+/// element per lane in dimension `dim`. A `T.Ramp(base, stride, lanes)` is
+/// base + lane * stride there, a `T.Broadcast(i, n)` is i in every lane;
+/// any other vector (a ramp plus an offset, ...) gives lane k's index as
+/// its lane k (`T.extract_lane`, which ScalarizeVectors folds).
 struct RampIndex {
   unsigned dim;
+  /// A T.Ramp's base and stride, a T.Broadcast's value (no stride); null
+  /// otherwise.
   mlir::Value base, stride;
+  mlir::Value vector; ///< The index vector.
   int64_t lanes;
+  /// Added to every lane: the dimension's extent where every lane is a
+  /// constant below zero (TileLang's LegalizeNegativeIndex counts such a
+  /// vector from the end, as a negative constant scalar index is), else 0.
+  int64_t wrap = 0;
 };
 } // namespace
 
-/// The T.Ramp index of \p r, if one of its indices is a T.Ramp vector.
+/// Lane \p lane of the vector index \p idx where it is a constant.
+static std::optional<int64_t> laneConstant(const RampIndex &idx, int64_t lane) {
+  if (!idx.base)
+    return std::nullopt;
+  std::optional<int64_t> b = mlir::getConstantIntValue(idx.base);
+  if (!idx.stride || !b)
+    return b;
+  std::optional<int64_t> s = mlir::getConstantIntValue(idx.stride);
+  return s ? std::optional<int64_t>(*b + lane * *s) : std::nullopt;
+}
+
+/// The vector index of \p r, if one of its indices is a vector of integers.
 static std::optional<RampIndex> rampIndexOf(RegionObj *r) {
   if (!r->isElement)
     return std::nullopt;
@@ -999,17 +1021,34 @@ static std::optional<RampIndex> rampIndexOf(RegionObj *r) {
     Value i = r->starts[d];
     if (!i.is(ValueKind::Expr) || !i.as<ExprObj>()->dtype.isVector())
       continue;
-    auto ramp = i.as<ExprObj>()->value.getDefiningOp<tile::IntrinsicOp>();
-    if (!ramp || ramp.getCallee() != "T.Ramp" || ramp.getArgs().size() < 2)
+    ExprObj *e = i.as<ExprObj>();
+    if (!e->dtype.getElementType().isInteger())
       return std::nullopt;
-    return RampIndex{d, ramp.getArgs()[0], ramp.getArgs()[1],
-                     int64_t(i.as<ExprObj>()->dtype.getLanes())};
+    RampIndex idx{d, {}, {}, e->value, int64_t(e->dtype.getLanes())};
+    auto ramp = e->value.getDefiningOp<tile::IntrinsicOp>();
+    if (ramp && ramp.getCallee() == "T.Ramp" && ramp.getArgs().size() >= 2) {
+      idx.base = ramp.getArgs()[0];
+      idx.stride = ramp.getArgs()[1];
+    } else if (ramp && ramp.getCallee() == "T.Broadcast" &&
+               !ramp.getArgs().empty()) {
+      idx.base = ramp.getArgs()[0];
+    }
+    std::optional<int64_t> dim =
+        r->buffer->shape[d] ? r->buffer->shape[d].getConstant() : std::nullopt;
+    bool negative = dim.has_value();
+    for (int64_t k = 0; negative && k < idx.lanes; ++k) {
+      std::optional<int64_t> c = laneConstant(idx, k);
+      negative = c && *c < 0;
+    }
+    if (negative)
+      idx.wrap = *dim;
+    return idx;
   }
   return std::nullopt;
 }
 
 /// The indices of lane \p lane of the element reference \p reg whose
-/// dimension `ramp.dim` is the T.Ramp \p ramp: base + lane * stride there.
+/// dimension `ramp.dim` is the vector index \p ramp.
 static bool rampLaneIndices(Interpreter &in, RegionObj *reg,
                             const RampIndex &ramp, int64_t lane, Node at,
                             llvm::SmallVectorImpl<mlir::Value> &out) {
@@ -1020,8 +1059,26 @@ static bool rampLaneIndices(Interpreter &in, RegionObj *reg,
       out.push_back(in.toIndex(reg->starts[d], at));
       continue;
     }
+    if (ramp.wrap) {
+      out.push_back(
+          in.ir->constIndex(*laneConstant(ramp, lane) + ramp.wrap, l));
+      continue;
+    }
+    if (!ramp.base) {
+      auto vt = mlir::cast<mlir::VectorType>(ramp.vector.getType());
+      mlir::Value k = in.ir->constInt(lane, in.ir->b.getI32Type(), l);
+      mlir::Value x =
+          tile::IntrinsicOp::create(
+              in.ir->b, l, mlir::TypeRange{vt.getElementType()},
+              in.ir->b.getStringAttr("T.extract_lane"),
+              mlir::ValueRange{ramp.vector, k},
+              in.ir->b.getStrArrayAttr({"vec", "lane"}), mlir::DictionaryAttr())
+              ->getResult(0);
+      out.push_back(in.ir->convert(x, indexTy, l));
+      continue;
+    }
     mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
-    if (lane == 0) {
+    if (lane == 0 || !ramp.stride) {
       out.push_back(base);
       continue;
     }

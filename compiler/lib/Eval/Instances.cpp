@@ -18,6 +18,8 @@
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Syntax/StringLiteral.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -394,15 +396,25 @@ void Interpreter::endInstance(InstanceCtx *ctx) {
   if (ctx->target)
     func->setAttr("tile.target",
                   mlir::StringAttr::get(func.getContext(), ctx->target->name));
-  // A T.Ramp that only indexed buffers became a region there; the vector
-  // value itself is not used.
-  llvm::SmallVector<tile::IntrinsicOp, 4> unused;
-  func.walk([&](tile::IntrinsicOp op) {
-    if (op.getCallee() == "T.Ramp" && op->use_empty())
-      unused.push_back(op);
-  });
-  for (tile::IntrinsicOp op : unused)
-    op->erase();
+  // A vector index (T.Ramp, T.Broadcast, their sums) that only indexed
+  // buffers became element indices there; the vector value itself, and
+  // what only it used, is not used.
+  for (bool erased = true; erased;) {
+    llvm::SmallVector<mlir::Operation *, 4> unused;
+    func.walk([&](mlir::Operation *op) {
+      if (op->getNumResults() != 1 || !op->use_empty() ||
+          !mlir::isa<mlir::VectorType>(op->getResult(0).getType()))
+        return;
+      auto intr = mlir::dyn_cast<tile::IntrinsicOp>(op);
+      if (intr ? intr.getCallee() == "T.Ramp" ||
+                     intr.getCallee() == "T.Broadcast"
+               : mlir::isOpTriviallyDead(op))
+        unused.push_back(op);
+    });
+    for (mlir::Operation *op : unused)
+      op->erase();
+    erased = !unused.empty();
+  }
   scalarizeVectorValues(func);
   ir->finishFunc(func, ctx->symbols);
 }

@@ -18,7 +18,7 @@
 //   (stores and loads of the variable store and load every lane);
 // * `T.Shuffle` (also what `T.float16x2(a, b)` builds) picks lanes of its
 //   vectors and scalars at constant indices; `T.Broadcast` repeats a value;
-//   `T.Ramp` is base + i * stride;
+//   `T.Ramp` is base + i * stride (integer or float lanes);
 // * `T.extract_lane` is the lane (a select over the lanes when the lane
 //   number is known only at run time);
 // * `T.ldg32/64/128/256(src, pred)` (one to eight 32-bit words of global
@@ -796,6 +796,20 @@ private:
         if (!r)
           return false;
         out.push_back(r);
+      }
+    } else if (mlir::isa<mlir::FloatType>(vt.getElementType())) { // T.Ramp
+      // A float ramp (`T.Ramp(0.0, 1.0, 4)`): base + i * stride in the
+      // lanes' float type, as TVM's Simplify expands it (a multiply and an
+      // add per lane, i exact).
+      mlir::Type elem = vt.getElementType();
+      if (args.size() != 2 || args[0].getType() != elem ||
+          args[1].getType() != elem)
+        return false;
+      for (int64_t i = 0; i < n; ++i) {
+        mlir::Value c = mlir::arith::ConstantOp::create(
+            b, l, elem, b.getFloatAttr(elem, double(i)));
+        mlir::Value step = mlir::arith::MulFOp::create(b, l, args[1], c);
+        out.push_back(mlir::arith::AddFOp::create(b, l, args[0], step));
       }
     } else { // T.Ramp
       // base + i * stride in the lanes' integer type (an `index` base, a

@@ -34,14 +34,14 @@ printedArray(llvm::ArrayRef<driver::FileResult> results) {
   return {};
 }
 
-/// The `tvm.error` type a note of \p object says TileLang raises the
-/// diagnostic as (CUDAEmitterGemm's noteRaisedAs), or "".
+/// The exception type a note of \p object says TileLang raises the
+/// diagnostic as (CUDAEmitterGemm's noteRaisedAs: `tvm.error.X` gives X, a
+/// builtin type itself), or "".
 static std::string raisedAs(const llvm::json::Object &object) {
   const llvm::json::Array *notes = object.getArray("notes");
   if (!notes)
     return "";
-  static constexpr llvm::StringLiteral prefix =
-      "TileLang raises this as tvm.error.";
+  static constexpr llvm::StringLiteral prefix = "TileLang raises this as ";
   for (const llvm::json::Value &n : *notes) {
     const llvm::json::Object *note = n.getAsObject();
     std::optional<llvm::StringRef> message =
@@ -49,6 +49,7 @@ static std::string raisedAs(const llvm::json::Object &object) {
     if (!message || !message->starts_with(prefix))
       continue;
     llvm::StringRef type = message->drop_front(prefix.size());
+    type.consume_front("tvm.error.");
     type = type.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
     if (!type.empty())
       return type.str();

@@ -1,7 +1,7 @@
 # --diagnostics-file holds every diagnostic of a build, not only the
 # analysis's: a refusal of the CUDA target (a shared-memory budget counted
-# after fragment exchanges; a T.gemm operand TileLang refuses as
-# tvm.error.InternalError, with that category) and a host compilation that
+# after fragment exchanges; a T.gemm operand TileLang refuses as a
+# ValueError, with that category) and a host compilation that
 # failed (a tool failure, not a refusal of the program), each with its
 # source range. With -j, the children's diagnostics are merged into it;
 # --emit=cuda writes the same.
@@ -27,9 +27,9 @@
 # LOWER-NEXT: "severity": "error",
 # LOWER-NEXT: "stage": "artifact"
 # LOWER-NEXT: },
-# LOWER:      "category": "InternalError",
+# LOWER:      "category": "ValueError",
 # LOWER:      "line": [[@LINE+51]],
-# LOWER-NEXT: "message": "T.gemm() operand A region of 'A_s' starts 4 bytes past
+# LOWER-NEXT: "message": "T.gemm() operand A region of 'A_s' starts at byte offset 4 of its shared tile, which is never a multiple of 16
 # LOWER:      "raisedAt": "compile",
 # LOWER-NEXT: "severity": "error",
 # LOWER-NEXT: "stage": "artifact"

@@ -92,59 +92,93 @@ bool tlc::target::cuda_detail::isWgmmaGemm(GemmOp op) {
   return instr && instr.getValue() == "wgmma";
 }
 
-std::optional<int64_t> Emitter::misalignedOrigin(Value operand,
-                                                 int64_t align) {
+Emitter::OriginAlignment Emitter::originAlignment(Value operand,
+                                                  int64_t align) {
+  OriginAlignment result;
   auto type = cast<BufferType>(operand.getType());
   if (!isSharedScope(type.getScope()) ||
       !type.getElementType().isIntOrFloat())
-    return std::nullopt;
+    return result;
   int64_t bits = getElementBitWidth(type.getElementType());
-  // Per dimension of the root: the constant part of the origin and a
-  // divisor of its dynamic part (0: none).
-  SmallVector<int64_t> origin(type.getRank(), 0), divisor(type.getRank(), 0);
+  // Per dimension of the root: the constant part of the origin, and the
+  // interval of its dynamic part (whose values are multiples of `div`).
+  SmallVector<int64_t> origin(type.getRank(), 0);
+  SmallVector<IndexRange> dynamic(type.getRank(), IndexRange{0, 0, 0});
   Value v = operand;
   while (auto r = v.getDefiningOp<RegionOp>()) {
     auto source = cast<BufferType>(r.getSource().getType());
     if (source.getRank() != type.getRank())
-      return std::nullopt;
+      return result;
     for (auto [d, ofr] : llvm::enumerate(r.getMixedOffsets())) {
       if (std::optional<int64_t> c = getConstantIntValue(ofr)) {
         origin[d] += *c;
         continue;
       }
       std::optional<IndexRange> range = rangeOf(ofr);
-      if (range && range->lo == range->hi) {
+      if (!range)
+        return {OriginAlignment::Maybe, 0, 0, false};
+      if (range->lo == range->hi) {
         origin[d] += range->lo;
         continue;
       }
-      divisor[d] =
-          std::gcd(divisor[d], range && range->div > 0 ? range->div : 1);
+      IndexRange &x = dynamic[d];
+      x = {x.lo + range->lo, x.hi + range->hi,
+           std::gcd(x.div, range->div > 0 ? range->div : 1)};
     }
     v = r.getSource();
   }
   auto root = cast<BufferType>(v.getType());
-  if (!root.isStatic())
-    return std::nullopt;
-  // Offsets in elements: the constant part, and a divisor of the rest.
-  int64_t linear = 0, dynamic = 0, stride = 1;
+  if (!root.isStatic() || bits % 8)
+    return result;
+  // The byte offset x lies in [lo, hi] and is `base` modulo `step` (0: it
+  // is exactly `base`).
+  int64_t base = 0, step = 0, lo = 0, hi = 0, stride = bits / 8;
   for (int d = int(root.getRank()) - 1; d >= 0; --d) {
-    linear += origin[d] * stride;
-    if (divisor[d])
-      dynamic = std::gcd(dynamic, divisor[d] * stride);
+    base += origin[d] * stride;
+    const IndexRange &x = dynamic[d];
+    if (x.div) {
+      step = std::gcd(step, x.div * stride);
+      lo += x.lo * stride;
+      hi += x.hi * stride;
+    }
     stride *= root.getShape()[d];
   }
-  if (dynamic && (dynamic * bits / 8) % align != 0)
-    return -1;
-  int64_t bytes = (linear * bits / 8) % align;
-  return bytes ? std::optional<int64_t>(bytes) : std::nullopt;
+  lo += base;
+  hi += base;
+  result.lo = lo;
+  result.hi = hi;
+  if (!step) {
+    result.kind =
+        base % align ? OriginAlignment::Never : OriginAlignment::Aligned;
+    return result;
+  }
+  if (base % align == 0 && step % align == 0)
+    return result; // every value aligned
+  // An aligned value in [lo, hi] of the right residue: x = 0 (mod align)
+  // and x = base (mod step) has solutions only where gcd(step, align)
+  // divides base; they repeat every lcm(step, align).
+  result.kind = OriginAlignment::Never;
+  int64_t g = std::gcd(step, align);
+  if (((base % g) + g) % g == 0) {
+    int64_t first =
+        lo >= 0 ? (lo + align - 1) / align * align : -((-lo) / align * align);
+    int64_t period = std::lcm(step, align);
+    for (int64_t x = first; x <= hi && x < first + period; x += align)
+      if (((x - base) % step + step) % step == 0) {
+        result.kind = OriginAlignment::Maybe;
+        break;
+      }
+  }
+  return result;
 }
 
 /// Notes on \p d that TileLang refuses the same program with a Python
-/// exception of type tvm.error.\p type when it lowers the kernel; the
-/// Python package raises the build error as that type too.
+/// exception of type \p type (`tvm.error.InternalError`, `ValueError`)
+/// when it lowers the kernel; the Python package raises the build error as
+/// that type too (tlc-build's diagnostics file gives it as the category).
 static void noteRaisedAs(InFlightDiagnostic &d, Operation *op, StringRef type) {
-  d.attachNote(op->getLoc()) << "TileLang raises this as tvm.error." << type
-                             << " when it lowers the kernel";
+  d.attachNote(op->getLoc())
+      << "TileLang raises this as " << type << " when it lowers the kernel";
 }
 
 LogicalResult Emitter::emitGemm(GemmOp op) {
@@ -178,24 +212,38 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                        type.getElementType().isF64();
     if (scalarLoads && !isWgmmaGemm(op))
       continue; // m16n8k8 .tf32 / m8n8k4 .f64 read elements one by one
-    std::optional<int64_t> bytes = misalignedOrigin(operand, 16);
-    if (!bytes)
+    OriginAlignment origin = originAlignment(operand, 16);
+    if (origin.kind == OriginAlignment::Aligned)
       continue;
+    // TileLang refuses an origin that is never aligned with this message
+    // (its operand-alignment test matches "T.gemm() operand A region .*
+    // which is never a multiple of 16"). One that is aligned only for some
+    // values of its offsets (a loop's), or whose offsets are unknown,
+    // TileLang builds and the first misaligned one faults (ldmatrix) or
+    // reads the wrong slice (wgmma descriptors keep the address in 16-byte
+    // units): the CUDA target refuses it too.
     InFlightDiagnostic d = op.emitError()
                            << "T.gemm() operand " << name << " region of '"
-                           << expr(rootOf(operand)) << "'";
-    if (*bytes > 0)
-      d << " starts " << *bytes
-        << " bytes past a 16-byte boundary of its shared tile; ";
+                           << expr(rootOf(operand)) << "' starts at ";
+    if (!origin.known)
+      d << "an offset of its shared tile that is not known to be a multiple "
+           "of 16 bytes";
     else
-      d << " starts at an offset not provably a multiple of 16 "
-           "bytes of its shared tile (its divisors do not show it); ";
-    d << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors"
-                          : "ldmatrix")
+      d << "byte "
+        << (origin.lo == origin.hi
+                ? "offset " + std::to_string(origin.lo)
+                : "offsets in [" + std::to_string(origin.lo) + ", " +
+                      std::to_string(origin.hi) + "]")
+        << " of its shared tile, which "
+        << (origin.kind == OriginAlignment::Never ? "is never"
+                                                  : "is not always")
+        << " a multiple of 16";
+    d << "; "
+      << (isWgmmaGemm(op) ? "wgmma's shared-memory descriptors" : "ldmatrix")
       << " needs 16-byte aligned rows (start the region at a multiple of "
-      << 128 / getElementBitWidth(type.getElementType())
-      << " elements)";
-    noteRaisedAs(d, op, "InternalError");
+      << 128 / getElementBitWidth(type.getElementType()) << " elements)";
+    if (origin.kind == OriginAlignment::Never)
+      noteRaisedAs(d, op, "ValueError");
     return failure();
   }
   if (isWgmmaGemm(op))
@@ -229,7 +277,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                            << " multiplies with mma.sync.m16n8k32, which the "
                               "target's sm_"
                            << options.minComputeCapability << " lacks";
-    noteRaisedAs(d, op, "InternalError");
+    noteRaisedAs(d, op, "tvm.error.InternalError");
     return failure();
   }
   // 8-bit operands: m16n8k32, whose A and B fragments are those of k16 with

@@ -344,12 +344,27 @@ public:
   mlir::LogicalResult emitShiftedLoop(tile::ParallelOp op,
                                       const ShiftedLoop &shifted);
   mlir::LogicalResult emitCopy(tile::CopyOp op);
+  /// Where the region of a shared tile starts relative to an alignment.
+  struct OriginAlignment {
+    enum Kind : uint8_t {
+      /// Every offset it may start at is a multiple of the alignment.
+      Aligned,
+      /// None is (TileLang refuses such a gemm operand: "which is never a
+      /// multiple of 16").
+      Never,
+      /// Some may be and some not (a loop's offsets), or the offsets are
+      /// unknown.
+      Maybe,
+    } kind = Aligned;
+    /// The byte offsets it may start at, [lo, hi] (lo == hi: one), where
+    /// `known`.
+    int64_t lo = 0, hi = 0;
+    bool known = true;
+  };
   /// Where the region \p operand of a shared tile starts relative to an
-  /// \p align-byte boundary: std::nullopt when its offsets prove it on one
-  /// (constants, and dynamic offsets whose known divisors make them
-  /// multiples of \p align bytes), the bytes past one when constant
-  /// offsets put it there, -1 when a dynamic offset is not proved aligned.
-  std::optional<int64_t> misalignedOrigin(mlir::Value operand, int64_t align);
+  /// \p align-byte boundary, from its constant offsets and the intervals
+  /// and divisors of its dynamic ones.
+  OriginAlignment originAlignment(mlir::Value operand, int64_t align);
   /// Whether \p op copies into or out of a T.alloc_local / T.alloc_var
   /// buffer: every thread runs the whole copy for its own registers.
   static bool isPerThreadCopy(tile::CopyOp op);

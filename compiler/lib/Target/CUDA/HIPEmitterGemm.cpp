@@ -410,7 +410,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     // offsets; should a region ever start elsewhere (constant offsets off
     // the vector, or dynamic ones their divisors do not prove aligned), it
     // is read element by element.
-    if (misalignedOrigin(buf, bytes))
+    if (originAlignment(buf, bytes).kind != OriginAlignment::Aligned)
       return 0;
     return bytes;
   };
@@ -442,7 +442,7 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
     auto lds = ldsSwizzle.find(rootOf(buf));
     if (lds != ldsSwizzle.end() && lds->second.vec % trN != 0)
       return false;
-    return !misalignedOrigin(buf, 8);
+    return originAlignment(buf, 8).kind == OriginAlignment::Aligned;
   };
   const bool aTr = aShared && !aVec && transposedReads(a, !transA);
   const bool bTr = bShared && !bVec && transposedReads(b, transB);

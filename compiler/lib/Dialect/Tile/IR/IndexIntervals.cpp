@@ -51,6 +51,30 @@ static std::optional<int64_t> positiveConstant(const IndexInterval &r) {
   return std::nullopt;
 }
 
+/// The divisor c of `select(remsi(x, c) < 0, remsi(x, c) + c, remsi(x, c))`,
+/// the floor modulo the evaluator builds for Python's `x % c` (c a positive
+/// constant), at \p def; std::nullopt for anything else.
+static std::optional<int64_t> floorModDivisor(Operation *def) {
+  auto sel = dyn_cast_or_null<arith::SelectOp>(def);
+  if (!sel)
+    return std::nullopt;
+  auto rem = sel.getFalseValue().getDefiningOp<arith::RemSIOp>();
+  auto add = sel.getTrueValue().getDefiningOp<arith::AddIOp>();
+  auto cmp = sel.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!rem || !add || !cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
+      cmp.getLhs() != rem.getResult() || !matchPattern(cmp.getRhs(), m_Zero()))
+    return std::nullopt;
+  IntegerAttr c;
+  if (!matchPattern(rem.getRhs(), m_Constant(&c)) || c.getInt() <= 0)
+    return std::nullopt;
+  Value other = add.getLhs() == rem.getResult() ? add.getRhs() : add.getLhs();
+  IntegerAttr k;
+  if ((add.getLhs() != rem.getResult() && add.getRhs() != rem.getResult()) ||
+      !matchPattern(other, m_Constant(&k)) || k.getInt() != c.getInt())
+    return std::nullopt;
+  return c.getInt();
+}
+
 std::optional<IndexInterval> IndexIntervals::of(OpFoldResult r) {
   if (auto attr = dyn_cast<Attribute>(r)) {
     int64_t c = cast<IntegerAttr>(attr).getInt();
@@ -118,6 +142,22 @@ std::optional<IndexInterval> IndexIntervals::of(Value v) {
   } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(
                  def)) {
     r = operand(0);
+  } else if (std::optional<int64_t> c = floorModDivisor(def)) {
+    // Python's `x % c` of a value of unknown sign (TileLang's floormod):
+    // remsi, then c added where the remainder is negative.
+    r = make(0, *c - 1, 1);
+  } else if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+    std::optional<IndexInterval> a = of(sel.getTrueValue()),
+                                 b = of(sel.getFalseValue());
+    if (a && b)
+      r = make(std::min(a->lo, b->lo), std::max(a->hi, b->hi),
+               std::gcd(a->div, b->div));
+  } else if (isa<arith::RemSIOp>(def) && !operand(0) && operand(1) &&
+             positiveConstant(*operand(1))) {
+    // The remainder of a value of unknown sign lies strictly between -c
+    // and c.
+    int64_t c = *positiveConstant(*operand(1));
+    r = make(-(c - 1), c - 1, 1);
   } else if (def && def->getNumOperands() == 2 &&
              isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
                  arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
