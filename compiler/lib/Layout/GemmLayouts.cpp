@@ -533,6 +533,26 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
                      "(and 8/32/64-bit ones on mma, 8/32-bit and 64-bit A "
                      "on mfma), got " +
                      llvm::Twine(config.abBits) + "-bit");
+  // K no multiple of the mma's k (K = 20 of f16): the CUDA lowering
+  // multiplies on the CUDA cores, reading each value from the lane that
+  // holds it; the operand keeps the mma layout of K rounded up to whole
+  // atoms, restricted to its K (the registers of the missing tail unused).
+  if (config.k > 0 && config.k % kAtom != 0 && instr == GemmInstr::MMA) {
+    GemmConfig whole = config;
+    whole.k = llvm::divideCeil(config.k, kAtom) * kAtom;
+    llvm::Expected<Fragment> padded = gemmOperandFragment(whole, operand);
+    if (!padded)
+      return padded.takeError();
+    std::vector<int64_t> shape(padded->getInputShape().begin(),
+                               padded->getInputShape().end());
+    bool kFirst = operand == GemmOperand::A ? config.transA : !config.transB;
+    shape[kFirst ? 0 : 1] = config.k;
+    std::vector<IndexExpr> index(padded->getForwardIndex().begin(),
+                                 padded->getForwardIndex().end());
+    return Fragment::get(std::move(shape), std::move(index),
+                         padded->getForwardThread(), padded->getReplicate(),
+                         padded->getOrigin());
+  }
   if (llvm::Error e = requireMultiple("gemm K", config.k, kAtom))
     return std::move(e);
   Fragment f;

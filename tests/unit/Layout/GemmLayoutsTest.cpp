@@ -191,6 +191,48 @@ TEST_CASE("mma.m8n8k4 f64 fragments match the PTX ISA") {
       "mma C 16x8 as two m8n8k4 f64");
 }
 
+TEST_CASE("register operands with K no multiple of the mma k keep the "
+          "whole-atom layout") {
+  // K = 20 (A [64, 20] / B [20, 64] of f16, and transposed): the element
+  // (i, k) sits where the mma layout of K = 32 puts it, each exactly once,
+  // and the registers of k >= 20 stay unused. The CUDA-core fallback of
+  // such a gemm reads the values from these lanes.
+  for (bool trans : {false, true}) {
+    INFO("transposed " << trans);
+    GemmConfig c;
+    c.m = 64, c.n = 64, c.k = 20, c.threads = 128, c.abBits = 16;
+    c.transA = trans, c.transB = trans;
+    GemmConfig whole = c;
+    whole.k = 32;
+    for (GemmOperand op : {GemmOperand::A, GemmOperand::B}) {
+      llvm::Expected<Fragment> f = gemmOperandFragment(c, op);
+      REQUIRE(f);
+      llvm::Expected<Fragment> w = gemmOperandFragment(whole, op);
+      REQUIRE(w);
+      bool kFirst = op == GemmOperand::A ? trans : !trans;
+      std::vector<int64_t> shape = {64, 64};
+      shape[kFirst ? 0 : 1] = 20;
+      CHECK(f->getInputShape() == llvm::ArrayRef<int64_t>(shape));
+      llvm::Error err = f->verify(128);
+      CHECK_MESSAGE(!err, llvm::toString(std::move(err)));
+      for (int64_t i = 0; i < shape[0]; ++i)
+        for (int64_t j = 0; j < shape[1]; ++j) {
+          std::optional<FragmentSlot> a = f->apply({i, j});
+          std::optional<FragmentSlot> b = w->apply({i, j});
+          REQUIRE(a);
+          REQUIRE(b);
+          CHECK((a->thread == b->thread && a->index == b->index));
+        }
+    }
+  }
+  // K = 20 is no multiple of wgmma's k16 either: sm_90a keeps mma.sync.
+  GemmConfig h;
+  h.arch = GemmArch::SM90;
+  h.m = 64, h.n = 64, h.k = 20, h.threads = 128, h.abBits = 16;
+  CHECK(selectGemmInstr(h) == GemmInstr::MMA);
+  CHECK(bool(gemmOperandFragment(h, GemmOperand::A)));
+}
+
 TEST_CASE("wgmma.m64nNk16 accumulator matches the PTX ISA") {
   for (int64_t n : {8, 16, 64, 128, 256}) {
     checkAgainstIsa(

@@ -374,19 +374,72 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   if (g.k % kStep != 0 || unalignedRows(op.getA(), true) ||
       unalignedRows(op.getB(), false)) {
     Value a = op.getA(), b = op.getB();
-    for (auto [name, v] : {std::pair<StringRef, Value>{"A", a}, {"B", b}})
-      if (!isSharedScope(scopeOf(rootOf(v)))) {
+    // A register operand (gemm_rs: A, gemm_sr: B): each value a thread
+    // multiplies is read from the lane of its warp that holds it
+    // (__shfl_sync), the register the same in every lane: (source lane,
+    // register) fitted over (tid, tile, h, k) as a map linear in the bits.
+    std::optional<BitLinear> aLanes, bLanes;
+    auto fitLanes = [&](Value v, bool isA,
+                        std::optional<BitLinear> &out) -> LogicalResult {
+      if (isSharedScope(scopeOf(rootOf(v))))
+        return success();
+      StringRef name = isA ? "A" : "B";
+      const FragmentInfo *F = nullptr;
+      if (auto it = fragments.find(v); it != fragments.end())
+        F = &it->second;
+      auto holder = [&](ArrayRef<int64_t> c,
+                        int64_t t) -> std::optional<SmallVector<int64_t>> {
+        int64_t warp0 = t / 32 * 32;
+        if (!F->tables) {
+          for (int64_t rep = 0; rep < F->layout.getReplicate(); ++rep)
+            if (std::optional<layout::FragmentSlot> s = F->layout.apply(c, rep))
+              if (s->thread / 32 * 32 == warp0)
+                return SmallVector<int64_t>{s->thread - warp0, s->index};
+          return std::nullopt;
+        }
+        for (int64_t l = 0; l < 32; ++l)
+          if (int64_t r = F->tables->registerAt(c, warp0 + l); r >= 0)
+            return SmallVector<int64_t>{l, r};
+        return std::nullopt;
+      };
+      std::optional<BitLinear> fit;
+      if (F)
+        fit = BitLinear::fit(
+            {numThreads, isA ? g.mTiles : g.nTiles, 2, g.k}, 2,
+            [&](ArrayRef<int64_t> p) {
+              auto [wmv, wnv] = warpOf(p[0]);
+              int64_t l = p[0] % 32;
+              int64_t mn = isA ? wmv * g.warpM + p[1] * 16 + l / 4 + 8 * p[2]
+                               : wnv * g.warpN + p[1] * 8 + (l % 4) * 2 + p[2];
+              bool kFirst = isA ? transA : !transB;
+              return holder(kFirst ? SmallVector<int64_t>{p[3], mn}
+                                   : SmallVector<int64_t>{mn, p[3]},
+                            p[0]);
+            });
+      bool uniform = fit.has_value() && !fit->isFlat();
+      for (unsigned bit = 0; uniform && bit < fit->coef[0].size(); ++bit)
+        uniform = fit->coef[0][bit][1] == 0;
+      if (!uniform) {
         op.emitError() << "T.gemm: K = " << g.k
                        << (g.k % kStep ? " is not a multiple of the mma.sync "
                                          "k = " +
                                              std::to_string(kStep)
                                        : " of shared rows not 16-byte "
                                          "aligned for ldmatrix")
-                       << "; the CUDA-core fallback for it reads A and B "
-                          "from shared memory, and "
-                       << name << " is a register fragment";
+                       << "; the CUDA-core fallback reads the register "
+                          "fragment "
+                       << name
+                       << " from the lanes of each warp, and its layout "
+                       << (F ? F->layout.shortLabel() : std::string("(none)"))
+                       << " does not hold each value in one register of a "
+                          "lane of the warp that needs it";
         return failure();
       }
+      out = fit;
+      return success();
+    };
+    if (failed(fitLanes(a, true, aLanes)) || failed(fitLanes(b, false, bLanes)))
+      return failure();
     std::string sumType = isI8 ? "int" : isF64 ? "double" : "float";
     auto element = [&](Value buf, const std::string &row,
                        const std::string &col) -> FailureOr<std::string> {
@@ -438,6 +491,10 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
     close();
     close();
     close();
+    // Unrolled over K where a register operand is read: its registers are
+    // then indexed by constants.
+    if (aLanes || bLanes)
+      line("#pragma unroll");
     open("for (int " + kx + " = 0; " + kx + " < " + std::to_string(g.k) +
          "; ++" + kx + ")");
     line(sumType + " " + av + "[" + mT + "][2], " + bv + "[" + nT + "][2];");
@@ -445,10 +502,23 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
                       " * 16 + " + lane + " / 4 + 8 * " + h;
     std::string col = wn + " * " + std::to_string(g.warpN) + " + " + ni +
                       " * 8 + (" + lane + " % 4) * 2 + " + h;
+    // The value a lane of the warp holds in its register (the same
+    // register in every lane, a constant once the loops unroll).
+    auto shuffled = [&](Value buf, const BitLinear &lanes,
+                        const std::string &tile) {
+      SmallVector<std::string> vars = {"tid", tile, h, kx};
+      return "__shfl_sync(0xffffffffu, static_cast<" + sumType + ">(" +
+             fromStorage(ab, expr(buf) + "[" + lanes.expr(1, vars) + "]") +
+             "), " + lanes.expr(0, vars) + ")";
+    };
     FailureOr<std::string> aElem =
-        transA ? element(a, kx, row) : element(a, row, kx);
+        aLanes   ? FailureOr<std::string>(shuffled(a, *aLanes, mi))
+        : transA ? element(a, kx, row)
+                 : element(a, row, kx);
     FailureOr<std::string> bElem =
-        transB ? element(b, col, kx) : element(b, kx, col);
+        bLanes   ? FailureOr<std::string>(shuffled(b, *bLanes, ni))
+        : transB ? element(b, col, kx)
+                 : element(b, kx, col);
     if (failed(aElem) || failed(bElem))
       return failure();
     line("#pragma unroll");

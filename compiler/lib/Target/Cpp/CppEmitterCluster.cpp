@@ -17,7 +17,8 @@
 // * an access to another block's shared memory (mapa.shared::cluster) is
 //   the same buffer, at the same offset, in that block
 //   (tlc::cpu::clusterPeer / peerView): remote mbarrier arrivals,
-//   T.copy_cluster into a block of the cluster (with a cluster_mask,
+//   T.copy_cluster into a block of the cluster (its remote_barrier gets
+//   one arrival, the bytes landed, as on sm_90a; with a cluster_mask,
 //   TileLang's multicast: the mask's lowest rank copies its region into
 //   every block of the mask between two cluster barriers), the operands and
 //   accumulators of a 2-CTA tcgen05 gemm, the multicast of
@@ -256,7 +257,17 @@ LogicalResult Emitter::emitCopyCluster(tile::IntrinsicOp op) {
     line(to + ".at(" + idx + ") = " + expr(src) + ".inBounds(" + idx + ") ? " +
          expr(src) + ".at(" + idx + ") : tlc::cpu::cast<" + *elem + ">(0.0f);");
   closeLoops(vars.size());
-  if (bar)
+  // A copy into block dst_block signals that block's remote_barrier as the
+  // sm_90a lowering does (tile-lower-copy-cluster: one thread's
+  // mbarrier.arrive.expect_tx of the bytes on the peer's barrier, then the
+  // bulk copy's complete_tx there; or the threads' stores, then one
+  // arrival): one arrival of the phase, whose bytes have landed already.
+  // A multicast completes the bytes on each receiver's barrier, as a TMA
+  // load does, and the receivers expect them themselves.
+  if (bar && block)
+    line("tlc::cpu::mbarrierArrive(st, " + loc + ", " +
+         firstElementAddress(bar, r) + ");");
+  else if (bar)
     line("tlc::cpu::mbarrierCompleteTxRemote(" + firstElementAddress(bar, r) +
          ", " + std::to_string(bytes) + ");");
   close();

@@ -21,7 +21,12 @@
 //   between them): the fiber gives way to the others until the phase has
 //   completed; an arrival is per thread (the arrival count counts
 //   threads, as on the GPU), and mbarrier state follows the PTX ISA
-//   (pending arrivals and transaction bytes, phase parity);
+//   (pending arrivals and transaction bytes, phase parity). A wait is for
+//   the phase its parity names when it begins, or for the next phase of
+//   that parity after the one its threads waited for last where the
+//   barrier has gone past that one (tlc::cpu::mbarrierWaitBegin): a GPU
+//   thread polls all along and sees each phase complete, the CPU may run
+//   a peer's arrivals of two phases before the wait;
 // * named barriers (T.sync_threads(id, count)) count the arriving threads
 //   of each fiber; T.named_barrier_arrive (bar.arrive) adds its threads
 //   without waiting, so a kernel with one runs its branches as fibers too
@@ -263,10 +268,19 @@ LogicalResult Emitter::emitBlockingOp(Operation *op) {
       blockScalar(parityV, op, "the parity of an mbarrier wait");
   if (failed(parity))
     return failure();
+  // The phase waited for is fixed when the wait begins (mbarrierWaitBegin:
+  // the PTX ISA's, or the next of this parity after the one these threads
+  // waited for last, should the barrier have gone past it).
+  open("");
+  std::string phase = fresh("waited_phase");
+  line("const int64_t " + phase + " = tlc::cpu::mbarrierWaitBegin(" +
+       mbarrierWaits + ", " + *bar + ", uint64_t(" + *parity +
+       "), tlc::cpu::firstThread(" + activePtr() + ", " + threadCount + "));");
   line("if (!tlc::cpu::Fibers::current().waitUntil(st, " + loc + ", \"" +
-       in.getCallee().str() + "\", [&] { return tlc::cpu::mbarrierPhaseDone(" +
-       *bar + ", uint64_t(" + *parity + ")); }))");
+       in.getCallee().str() + "\", [&] { return tlc::cpu::mbarrierWaitDone(" +
+       *bar + ", " + phase + "); }))");
   line("  return;");
+  close();
   if (masked)
     close();
   return success();

@@ -318,6 +318,8 @@ LogicalResult Emitter::emitThreadedBody(tile::KernelOp op) {
     line("// Branches on the thread index that wait on mbarriers run as "
          "fibers.");
     line("tlc::cpu::NamedBarriers " + namedBarriers + ";");
+    mbarrierWaits = fresh("mbarrier_waits");
+    line("tlc::cpu::MbarrierWaits " + mbarrierWaits + ";");
     line("tlc::cpu::Fibers::current().reset();");
   }
   blockLevelOps.clear();

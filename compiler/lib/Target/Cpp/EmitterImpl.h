@@ -383,6 +383,9 @@ public:
   std::string pendingFibers;
   /// The tlc::cpu::NamedBarriers of a fibered kernel.
   std::string namedBarriers;
+  /// The block's tlc::cpu::MbarrierWaits (the phases its threads waited
+  /// for), in a kernel whose threads run as fibers.
+  std::string mbarrierWaits;
   /// The legacy T.create_list_of_mbarrier list (`uint64_t *`).
   std::string mbarrierList;
   /// A loop whose body is one branch that runs as a fiber (and pure

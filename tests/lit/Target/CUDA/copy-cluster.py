@@ -1,7 +1,7 @@
 # T.copy_cluster on sm_90a (tile-lower-copy-cluster, CUDAEmitterCluster.cpp),
 # run on the sim device and checked against NumPy (TileLang's semantics,
-# docs/programming_guides/cluster_tma.md) and, where the CPU target's model
-# of T.copy_cluster gives the same answer, against the CPU target:
+# docs/programming_guides/cluster_tma.md) and against the CPU target (whose
+# copy into a peer is one arrival on the peer's remote_barrier, as here):
 #
 # * `shared_tile`: clusters of 2 (and 4) blocks that read the same tile of A
 #   (the cluster's, A[by * bM, (bx // C) * bN]) multicast it to the whole
@@ -26,7 +26,7 @@
 # receives twice, another never: the sim reports it).
 #
 # About 25 s on a loaded 2-core host: seven sim runs of small clusters,
-# two planted faults, three CPU builds and their verification.
+# two planted faults, six CPU builds and their verification.
 #
 # REQUIRES: sim-compiler
 # RUN: rm -rf %t && mkdir -p %t
@@ -48,6 +48,9 @@
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel shared_tile4 %s > /dev/null
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel push_stores %s > /dev/null
 # RUN: tlc-build --target=cpu -o %t/cpu --kernel demo %s > /dev/null
+# RUN: tlc-build --target=cpu -o %t/cpu --kernel push %s > /dev/null
+# RUN: tlc-build --target=cpu -o %t/cpu --kernel push4 %s > /dev/null
+# RUN: tlc-build --target=cpu -o %t/cpu --kernel upstream_dsmem %s > /dev/null
 # RUN: %python %S/Inputs/copy_cluster_check.py tlc-run %t/cu %t/cpu %t/w | FileCheck %s
 # CHECK: shared_tile C=2: ok
 # CHECK: shared_tile C=2 vs cpu: PASS
@@ -56,10 +59,13 @@
 # CHECK: demo: ok
 # CHECK: demo vs cpu: PASS
 # CHECK: push C=2: ok
+# CHECK: push C=2 vs cpu: PASS
 # CHECK: push C=4: ok
+# CHECK: push C=4 vs cpu: PASS
 # CHECK: push_stores: ok
 # CHECK: push_stores vs cpu: PASS
 # CHECK: upstream_dsmem: ok
+# CHECK: upstream_dsmem vs cpu: PASS
 # CHECK: fault mask: caught
 # CHECK: fault peer: caught
 

@@ -9,14 +9,29 @@
 #   cluster's values. Without the wait block 0 would read zeros;
 # * `ring`: each block copies its shared buffer into the next block's
 #   (T.copy_cluster(..., dst_block=, remote_barrier=)), which waits for
-#   the bytes on its own barrier and writes what it received;
+#   the bytes on its own barrier and writes what it received. As on
+#   sm_90a (an mbarrier.arrive.expect_tx of the bytes on the peer's
+#   barrier, then the bulk copy) the copy is the one arrival of the peer's
+#   T.alloc_cluster_barrier([1]): the receiver only waits;
 # * `neighbour_arrive`: ranks 1..3 arrive on the barrier of the block
 #   before them (T.ptx_arrive_cluster_barrier), a chain each link of which
 #   orders a write to a shared buffer that the next block then reads
-#   through T.copy_cluster into its own.
+#   through T.copy_cluster into its own;
+# * `store_cluster` (upstream's tma_dsmem example and test_tma_dsmem.py):
+#   block 0 loads A and pushes it into block 1, which waits on its own
+#   barrier of one arrival and writes B;
+# * `gather`: ranks 1..3 push their slot of a [4, n] shared buffer into
+#   the same slot of rank 0 (the split-K sketch of TileLang's cluster_tma
+#   guide): rank 0's barrier of 3 arrivals completes after the three
+#   copies, and rank 0 sums the slots.
 #
 # Checked against NumPy. A block that waits for an arrival no block of the
-# cluster can make any more is a deadlock, located at its wait.
+# cluster can make any more is a deadlock, located at its wait (`stuck`).
+# `overrun` (test_tilelang_language_cluster.py's barrier_kernel): the 4 x
+# 128 threads of a cluster arrive on block 0's barrier of 256 arrivals,
+# which completes phase 0 and then phase 1; block 0's wait for parity 0
+# ends with phase 0 although the peers' arrivals may have completed phase
+# 1 too before it began (no deadlock; each block writes its row).
 #
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-build --target=cpu --emit=cpp --kernel remote_arrive %s | FileCheck %s --check-prefix=CPP
@@ -28,6 +43,8 @@
 # CHECK: remote_arrive: ok
 # CHECK: ring: ok
 # CHECK: neighbour_arrive: ok
+# CHECK: store_cluster: ok
+# CHECK: gather: ok
 #
 # The sim device runs the sm_90a build of remote_arrive (mapa and
 # mbarrier.arrive.release.cluster into block 0) against the same NumPy
@@ -35,8 +52,10 @@
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none --kernel remote_arrive -o %t/cu %s > /dev/null %}
 # RUN: %if sim-compiler %{ %python %S/Inputs/cluster_dsmem_check.py tlc-run %t/cu %t/ws --device sim | FileCheck %s --check-prefix=SIM %}
 # SIM: remote_arrive: ok
+# RUN: for i in 1 2 3 4 5; do tlc-run %t/cpu --kernel overrun --save %t/overrun; done 2>&1 | FileCheck %s --check-prefix=OVERRUN --implicit-check-not=error
+# OVERRUN-COUNT-5: ran: A:out int32[8,128]
 # RUN: not tlc-run %t/cpu --kernel stuck 2>&1 | FileCheck %s --check-prefix=STUCK
-# STUCK: cluster-dsmem.py:[[# @LINE + 98]]:{{[0-9]+}}: error: deadlock: T.mbarrier_wait_parity waits for an arrival that none of the cluster's threads can make any more
+# STUCK: cluster-dsmem.py:[[# @LINE + 140]]:{{[0-9]+}}: error: deadlock: T.mbarrier_wait_parity waits for an arrival that none of the cluster's threads can make any more
 
 import tilelang
 import tilelang.language as T
@@ -75,8 +94,6 @@ def ring(n=64):
             tx = T.get_thread_binding()
             rank = T.block_rank_in_cluster()
             mine[tx] = X[bx, tx] + 1.0
-            if tx == 0:
-                T.mbarrier_arrive_expect_tx(bar, n * 4)
             T.cluster_sync()
             T.copy_cluster(mine, got, dst_block=(rank + 1) % 4, remote_barrier=bar)
             T.mbarrier_wait_parity(bar, 0)
@@ -102,8 +119,6 @@ def neighbour_arrive(n=32):
             # Block r adds its row to what block r - 1 passed on: a prefix
             # sum along the cluster, one link at a time.
             if rank > 0:
-                if tx == 0:
-                    T.mbarrier_arrive_expect_tx(landed, n * 4)
                 T.mbarrier_wait_parity(landed, 0)
                 acc[tx] = inbox[tx] + X[bx, tx]
             else:
@@ -116,6 +131,52 @@ def neighbour_arrive(n=32):
                 T.ptx_arrive_cluster_barrier(ready, rank - 1)
             if rank < 3:
                 T.mbarrier_wait_parity(ready, 0)
+            T.cluster_sync()
+
+    return main
+
+
+@tilelang.jit
+def store_cluster(N=128):
+
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32")):
+        with T.Kernel(2, threads=128, cluster_dims=(2, 1, 1)) as pid:
+            s_src = T.alloc_shared((N,), "float32")
+            s_dst = T.alloc_shared((N,), "float32")
+            s_barrier = T.alloc_cluster_barrier([1])
+            T.fill(s_src, 0.0)
+            T.fill(s_dst, 0.0)
+            T.cluster_sync()
+            if pid == 0:
+                for i in T.Parallel(N):
+                    s_src[i] = A[i]
+                T.copy_cluster(s_src, s_dst, dst_block=1, remote_barrier=s_barrier[0])
+            if pid == 1:
+                T.mbarrier_wait_parity(s_barrier[0], 0)
+                for i in T.Parallel(N):
+                    B[i] = s_dst[i]
+
+    return main
+
+
+@tilelang.jit
+def gather(n=64):
+
+    @T.prim_func
+    def main(X: T.Tensor((8, n), T.float32), S: T.Tensor((2, n), T.float32)):
+        with T.Kernel(8, threads=n, cluster_dims=(4, 1, 1)) as bx:
+            parts = T.alloc_shared((4, n), T.float32)
+            bar = T.alloc_cluster_barrier([3])
+            tx = T.get_thread_binding()
+            rank = T.block_rank_in_cluster()
+            parts[rank, tx] = X[bx, tx] * 0.5
+            T.cluster_sync()
+            if rank != 0:
+                T.copy_cluster(parts[rank, :], parts[rank, :], dst_block=0, remote_barrier=bar[0])
+            if rank == 0:
+                T.mbarrier_wait_parity(bar[0], 0)
+                S[bx // 4, tx] = parts[0, tx] + parts[1, tx] + parts[2, tx] + parts[3, tx]
             T.cluster_sync()
 
     return main
@@ -140,7 +201,28 @@ def stuck():
     return main
 
 
+@tilelang.jit
+def overrun(threads=128):
+
+    @T.prim_func
+    def main(A: T.Tensor((8, threads), T.int32)):
+        with T.ClusterKernel(8, threads=threads, cluster_dims=(4, 1, 1)) as bx:
+            mbar = T.alloc_cluster_barrier([256])
+            tx = T.get_thread_binding()
+            T.cluster_sync()
+            T.mbarrier_arrive(mbar, 0)
+            if T.block_rank_in_cluster() == 0:
+                T.mbarrier_wait_parity(mbar, 0)
+            T.cluster_sync()
+            A[bx, tx] = bx
+
+    return main
+
+
 remote_arrive()
 ring()
 neighbour_arrive()
+store_cluster()
+gather()
 stuck()
+overrun()

@@ -36,7 +36,8 @@ def ws_three(X, M=4, K=128, block_K=16, stages=2):
         if tx < 64:
             for k in T.serial(K // block_K):
                 s = k % stages
-                # CHECK: tlc::cpu::Fibers::current().waitUntil(st, {{.*}}, "T.barrier_wait", [&] { return tlc::cpu::mbarrierPhaseDone(
+                # CHECK: const int64_t [[W:waited_phase[_0-9]*]] = tlc::cpu::mbarrierWaitBegin(mbarrier_waits, {{.*}}, tlc::cpu::firstThread(
+                # CHECK: tlc::cpu::Fibers::current().waitUntil(st, {{.*}}, "T.barrier_wait", [&] { return tlc::cpu::mbarrierWaitDone({{.*}}, [[W]]); })
                 T.barrier_wait(full[s], (k // stages) % 2)
                 for j in T.Parallel(block_K):
                     Y[bx, k * block_K + j] = ring[s, j] * 2.0

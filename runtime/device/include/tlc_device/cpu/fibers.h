@@ -16,6 +16,7 @@
 #ifndef TLC_DEVICE_CPU_FIBERS_H
 #define TLC_DEVICE_CPU_FIBERS_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -251,24 +252,28 @@ private:
 };
 
 /// An mbarrier (PTX ISA, "mbarrier"): the pending arrivals of the current
-/// phase (bits 0-19), the arrival count (bits 20-39), the current phase's
-/// parity (bit 40) and its pending transaction bytes (bits 41-63, two's
-/// complement: a complete_tx may come before its expect_tx, as a peer's
+/// phase (bits 0-19), the arrival count (bits 20-39), the number of the
+/// current phase modulo 8 (bits 40-42; bit 40 its parity) and its pending
+/// transaction bytes (bits 43-63, two's complement, within the PTX ISA's
+/// +-(2^20 - 1): a complete_tx may come before its expect_tx, as a peer's
 /// multicast may), in the 64-bit word of a T.alloc_barrier element.
 namespace mbarrier {
 constexpr uint64_t kCountMask = (uint64_t(1) << 20) - 1;
-constexpr uint64_t kTxMask = (uint64_t(1) << 23) - 1;
+constexpr uint64_t kPhaseMask = 7;
+constexpr uint64_t kTxMask = (uint64_t(1) << 21) - 1;
 inline uint64_t pending(uint64_t b) { return b & kCountMask; }
 inline uint64_t expected(uint64_t b) { return b >> 20 & kCountMask; }
+/// The current phase's number modulo 8.
+inline uint64_t phaseNumber(uint64_t b) { return b >> 40 & kPhaseMask; }
 inline uint64_t phase(uint64_t b) { return b >> 40 & 1; }
 inline int64_t tx(uint64_t b) {
-  int64_t t = int64_t(b >> 41 & kTxMask);
-  return t >= int64_t(1) << 22 ? t - (int64_t(1) << 23) : t;
+  int64_t t = int64_t(b >> 43 & kTxMask);
+  return t >= int64_t(1) << 20 ? t - (int64_t(1) << 21) : t;
 }
 inline uint64_t make(uint64_t pending, uint64_t expected, uint64_t phase,
                      int64_t tx) {
-  return pending | expected << 20 | phase << 40 |
-         (uint64_t(tx) & kTxMask) << 41;
+  return pending | expected << 20 | (phase & kPhaseMask) << 40 |
+         (uint64_t(tx) & kTxMask) << 43;
 }
 } // namespace mbarrier
 
@@ -294,7 +299,7 @@ inline void mbarrierSettle(ClusterLock &held, uint64_t *bar) {
   uint64_t b = *bar;
   if (mbarrier::pending(b) == 0 && mbarrier::tx(b) == 0)
     *bar = mbarrier::make(mbarrier::expected(b), mbarrier::expected(b),
-                          mbarrier::phase(b) ^ 1, 0);
+                          mbarrier::phaseNumber(b) + 1, 0);
   Fibers::current().madeProgress();
   if (held.shared)
     held.shared->progressLocked();
@@ -317,7 +322,8 @@ inline void mbarrierExpectTx(uint64_t *bar, uint64_t bytes) {
   ClusterLock held;
   uint64_t b = *bar;
   *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
-                        mbarrier::phase(b), mbarrier::tx(b) + int64_t(bytes));
+                        mbarrier::phaseNumber(b),
+                        mbarrier::tx(b) + int64_t(bytes));
 }
 
 /// complete_tx (a TMA copy's completion): \p bytes of the current phase's
@@ -333,7 +339,8 @@ inline void mbarrierCompleteTx(Status &st, const char *loc, uint64_t *bar,
     return;
   }
   *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
-                        mbarrier::phase(b), mbarrier::tx(b) - int64_t(bytes));
+                        mbarrier::phaseNumber(b),
+                        mbarrier::tx(b) - int64_t(bytes));
   mbarrierSettle(held, bar);
 }
 
@@ -345,7 +352,8 @@ inline void mbarrierCompleteTxRemote(uint64_t *bar, uint64_t bytes) {
   ClusterLock held;
   uint64_t b = *bar;
   *bar = mbarrier::make(mbarrier::pending(b), mbarrier::expected(b),
-                        mbarrier::phase(b), mbarrier::tx(b) - int64_t(bytes));
+                        mbarrier::phaseNumber(b),
+                        mbarrier::tx(b) - int64_t(bytes));
   mbarrierSettle(held, bar);
 }
 
@@ -354,6 +362,73 @@ inline void mbarrierCompleteTxRemote(uint64_t *bar, uint64_t bytes) {
 inline bool mbarrierPhaseDone(const uint64_t *bar, uint64_t parity) {
   ClusterLock held;
   return mbarrier::phase(*bar) != (parity & 1);
+}
+
+/// The phase each group of a block's threads last waited for on each of
+/// the block's mbarriers (the number modulo 8), for mbarrierWaitBegin.
+struct MbarrierWaits {
+  struct Entry {
+    const uint64_t *bar;
+    int64_t group;
+    uint64_t phase;
+  };
+  std::vector<Entry> last;
+};
+
+/// The phase that a wait for parity \p parity on \p bar by the threads
+/// starting at thread \p group waits for, relative to the current phase
+/// (-1: completed already, 0: the current one). On a GPU a waiting thread
+/// polls the barrier all along and sees each phase complete; the PTX ISA
+/// names the phase by its parity: the current phase or the one before it.
+/// The CPU runs a block's arrivals and its wait one after the other while
+/// a peer block's arrivals may complete more than one phase in between
+/// (TileLang's test_tilelang_language_cluster barrier_kernel: 4 x 128
+/// arrivals on a barrier of 256, block 0 waits for parity 0). So a wait is
+/// for the earlier of the PTX ISA's phase and the next phase of that
+/// parity after the one these threads waited for last: a wait for the
+/// phase a thread goes on to after its previous wait is not missed because
+/// the barrier has gone past it.
+inline int64_t mbarrierWaitBegin(MbarrierWaits &waits, const uint64_t *bar,
+                                 uint64_t parity, int64_t group) {
+  uint64_t b;
+  {
+    ClusterLock held;
+    b = *bar;
+  }
+  uint64_t now = mbarrier::phaseNumber(b);
+  // The PTX ISA's phase: the current one when it has this parity, else
+  // the one before it (completed).
+  int64_t target = mbarrier::phase(b) == (parity & 1) ? 0 : -1;
+  MbarrierWaits::Entry *entry = nullptr;
+  for (MbarrierWaits::Entry &e : waits.last)
+    if (e.bar == bar && e.group == group)
+      entry = &e;
+  if (target == 0) {
+    // The next phase of this parity after the last one waited for (before
+    // the first wait: phase -2, so parity 0 waits for phase 0 and parity 1
+    // for phase -1, which has completed), relative to now in -4..3 (a
+    // barrier that went more than 4 phases past it keeps the PTX ISA's).
+    uint64_t next = (entry ? entry->phase : uint64_t(6)) + 1;
+    if ((next & 1) != (parity & 1))
+      ++next;
+    int64_t rel = int64_t((next - now + 4) & mbarrier::kPhaseMask) - 4;
+    target = std::min<int64_t>(target, rel);
+  }
+  uint64_t waited = uint64_t(int64_t(now) + target) & mbarrier::kPhaseMask;
+  if (entry)
+    entry->phase = waited;
+  else
+    waits.last.push_back({bar, group, waited});
+  return int64_t(waited);
+}
+
+/// Whether phase number \p waited (modulo 8, from mbarrierWaitBegin) of
+/// \p bar has completed: the current phase is 1..4 phases past it.
+inline bool mbarrierWaitDone(const uint64_t *bar, int64_t waited) {
+  ClusterLock held;
+  uint64_t now = mbarrier::phaseNumber(*bar);
+  uint64_t ahead = (now - uint64_t(waited)) & mbarrier::kPhaseMask;
+  return ahead >= 1 && ahead <= 4;
 }
 
 //===----------------------------------------------------------------------===//
@@ -506,6 +581,15 @@ inline bool namedBarrierSync(Status &st, const char *loc, NamedBarriers &nb,
 }
 
 /// The number of threads of \p active (all \p n without a mask).
+/// The first thread of \p active (0 when every thread is).
+inline int64_t firstThread(const Lanes<uint8_t> *active, int64_t n) {
+  if (active)
+    for (int64_t t = 0; t < n; ++t)
+      if ((*active)[t])
+        return t;
+  return 0;
+}
+
 inline int64_t countThreads(const Lanes<uint8_t> *active, int64_t n) {
   if (!active)
     return n;

@@ -1,6 +1,6 @@
 """Runs copy-cluster.py's sm_90a artifacts on the sim device and checks
-them against NumPy (TileLang's T.copy_cluster semantics) and, where the CPU
-target models the copy the same way, against the CPU target
+them against NumPy (TileLang's T.copy_cluster semantics) and against the
+CPU target
 (tlc-run --verify --reference); then plants faults in the generated source,
 which the sim must report.
 
@@ -108,6 +108,7 @@ def main():
         src = b - b % c + (b % c + c - 1) % c
         report("push C=%d" % c, p, got("Y") if p.returncode == 0 else None,
                x[src] * np.float32(2) + np.float32(1))
+        verify(tlc_run, m[name], cpu, "push C=%d" % c)
 
     x = rng.standard_normal((8, 64)).astype(np.float32)
     p, got = run(tlc_run, m["push_stores"], work, "push_stores", {"X": x})
@@ -119,6 +120,7 @@ def main():
     a = np.arange(128, dtype=np.float32)
     p, got = run(tlc_run, m["upstream_dsmem"], work, "upstream_dsmem", {"A": a})
     report("upstream_dsmem", p, got("B") if p.returncode == 0 else None, a)
+    verify(tlc_run, m["upstream_dsmem"], cpu, "upstream_dsmem")
 
     if DEVICE[0] != "sim":
         return

@@ -62,5 +62,18 @@ def main():
               {"X": x})
     report("neighbour_arrive", got("Y"), np.cumsum(x, axis=0, dtype=np.float32))
 
+    a = rng.uniform(-1, 1, (128,)).astype(np.float32)
+    got = run(tlc_run, metas["store_cluster"], work, "store_cluster",
+              {"A": a, "B": np.zeros(128, np.float32)})
+    report("store_cluster", got("B"), a)
+
+    x = rng.uniform(-1, 1, (8, 64)).astype(np.float32)
+    got = run(tlc_run, metas["gather"], work, "gather",
+              {"X": x, "S": np.zeros((2, 64), np.float32)})
+    h = x * np.float32(0.5)
+    want = np.stack([((h[4 * c] + h[4 * c + 1]) + h[4 * c + 2]) + h[4 * c + 3]
+                     for c in range(2)])
+    report("gather", got("S"), want)
+
 
 main()
