@@ -54,30 +54,80 @@ static std::string bufferMarkdown(const BufferFact &b,
   return md;
 }
 
-/// The Fragment method `receiver.name` names, when the receiver is a
-/// fragment as far as the text shows: the names only fragments have
-/// (bind_thread_range, condense_rep_var, get_thread_size) on anything;
-/// repeat and replicate (tensor methods too) on a call of a fragment
-/// constructor or of another Fragment method.
-static const lang::BuiltinInfo *fragmentMethod(const TileLangNames &names,
-                                               Node attr) {
+static const lang::BuiltinInfo *layoutMember(const TileLangNames &names,
+                                             Node attr, unsigned depth);
+
+/// What the expression \p e evaluates to as far as the text shows:
+/// "Layout", "Fragment" or "" (unknown). A call of a layout constructor or
+/// of a Layout / Fragment method returning one, or a name assigned one.
+static llvm::StringRef layoutKindOf(const TileLangNames &names, Node e,
+                                    unsigned depth) {
+  if (depth > 4 || !e)
+    return "";
+  if (e.kind() == NodeKind::Call) {
+    Node callee = e.child(Field::func);
+    if (const lang::BuiltinInfo *made =
+            lang::lookupBuiltin(names.qualify(callee))) {
+      llvm::StringRef r = made->getCanonical().returns;
+      return r == "Layout" || r == "Fragment" ? r : "";
+    }
+    if (callee.kind() != NodeKind::Attribute)
+      return "";
+    const lang::BuiltinInfo *m = layoutMember(names, callee, depth + 1);
+    if (!m)
+      return "";
+    // Fragment.repeat and the like keep the receiver a fragment; a
+    // Layout method returning "Layout" on a fragment does too, except
+    // inverse and expand (TileLang returns a Layout).
+    llvm::StringRef r = m->returns;
+    if (r == "Layout" && m->name != "tilelang.layout.Layout.inverse" &&
+        m->name != "tilelang.layout.Layout.expand" &&
+        layoutKindOf(names, callee.child(Field::value), depth + 1) ==
+            "Fragment")
+      return "Fragment";
+    return r == "Layout" || r == "Fragment" ? r : "";
+  }
+  if (e.kind() == NodeKind::Name) {
+    std::optional<TextRange> def =
+        findDefinition(*e.getTree(), e.range().begin);
+    if (!def)
+      return "";
+    Node target = findNodeAt(*e.getTree(), def->begin);
+    Node assign = target ? target.parent() : Node();
+    if (!assign || assign.kind() != NodeKind::Assign ||
+        target.field() != Field::targets)
+      return "";
+    return layoutKindOf(names, assign.child(Field::value), depth + 1);
+  }
+  return "";
+}
+
+/// The Layout / Fragment member `receiver.name` names: the names no other
+/// TileLang value has (get_input_shape, map_forward_index,
+/// bind_thread_range, ...) on any receiver; the common ones (repeat,
+/// replicate, inverse, index, thread, ...) on a receiver the text shows is
+/// a layout or fragment (layoutKindOf). Fragment's own members win on a
+/// fragment.
+static const lang::BuiltinInfo *layoutMember(const TileLangNames &names,
+                                             Node attr, unsigned depth) {
   std::string name = attr.identifier().str();
-  const lang::BuiltinInfo *info =
+  const lang::BuiltinInfo *frag =
       lang::lookupBuiltin("tilelang.layout.Fragment." + name);
-  if (!info)
+  const lang::BuiltinInfo *lay =
+      lang::lookupBuiltin("tilelang.layout.Layout." + name);
+  if (!frag && !lay)
     return nullptr;
-  if (name != "repeat" && name != "replicate")
-    return info;
-  Node receiver = attr.child(Field::value);
-  if (receiver.kind() != NodeKind::Call)
-    return nullptr;
-  Node callee = receiver.child(Field::func);
-  if (const lang::BuiltinInfo *made =
-          lang::lookupBuiltin(names.qualify(callee)))
-    return made->returns == "Fragment" ? info : nullptr;
-  if (callee.kind() == NodeKind::Attribute &&
-      fragmentMethod(names, callee))
-    return info;
+  static const char *const distinctive[] = {
+      "bind_thread_range",  "condense_rep_var",  "get_thread_size",
+      "map_forward_thread", "get_input_shape",   "get_output_shape",
+      "get_forward_vars",   "get_forward_index", "map_forward_index"};
+  if (llvm::is_contained(distinctive, name))
+    return frag ? frag : lay;
+  llvm::StringRef kind = layoutKindOf(names, attr.child(Field::value), depth);
+  if (kind == "Fragment")
+    return frag ? frag : lay;
+  if (kind == "Layout")
+    return lay;
   return nullptr;
 }
 
@@ -105,7 +155,7 @@ std::optional<HoverInfo> tlc::lsp::computeHover(
                        doc.toRange(node.range())};
   }
   if (node.kind() == NodeKind::Attribute)
-    if (const lang::BuiltinInfo *info = fragmentMethod(names, node))
+    if (const lang::BuiltinInfo *info = layoutMember(names, node, 0))
       return HoverInfo{builtinMarkdown(*info),
                        doc.toRange(node.getIdentifier().range)};
   if (!facts)

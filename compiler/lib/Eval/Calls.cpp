@@ -460,6 +460,17 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     }
     case ObjKind::PrimFunc:
       return heap.opaque("kernel result");
+    case ObjKind::Layout: {
+      // `layout(i, j)` is `layout.map_forward_index([i, j])`.
+      CallArgs withSelf;
+      withSelf.pos.push_back(callee);
+      withSelf.posNodes.push_back(at);
+      withSelf.pos.append(args.pos.begin(), args.pos.end());
+      withSelf.posNodes.append(args.posNodes.begin(), args.posNodes.end());
+      withSelf.kw = args.kw;
+      withSelf.kwNodes = args.kwNodes;
+      return callLayoutMapMethod(NativeId::LayoutCall, withSelf, at);
+    }
     default:
       return heap.opaque("call result");
     }

@@ -12,6 +12,7 @@
 //   condense_rep_var()
 //   get_thread_size()
 //   bind_thread_range(begin, extent)
+//   map_forward_thread(indices)  (LayoutIndexMaps.cpp)
 //
 // Each result is a new layout value; a fragment tlc could not evaluate
 // (opaque) gives an opaque result carrying the reason. A plain T.Layout
@@ -40,6 +41,7 @@ static std::optional<NativeId> fragmentMethod(llvm::StringRef attr) {
       .Case("condense_rep_var", NativeId::FragCondenseRepVar)
       .Case("get_thread_size", NativeId::FragGetThreadSize)
       .Case("bind_thread_range", NativeId::FragBindThreadRange)
+      .Case("map_forward_thread", NativeId::FragMapForwardThread)
       .Default(std::nullopt);
 }
 
@@ -58,11 +60,32 @@ static std::optional<NativeId> layoutMethod(llvm::StringRef attr) {
       .Case("is_equal", NativeId::LayoutIsEqual)
       .Case("get_input_shape", NativeId::LayoutGetInputShape)
       .Case("get_output_shape", NativeId::LayoutGetOutputShape)
+      .Case("inverse", NativeId::LayoutInverse)
+      .Case("map_forward_index", NativeId::LayoutMapForwardIndex)
+      .Case("get_forward_vars", NativeId::LayoutGetForwardVars)
+      .Case("get_forward_index", NativeId::LayoutGetForwardIndex)
+      .Case("expand", NativeId::LayoutExpand)
+      .Case("reshape", NativeId::LayoutReshape)
       .Default(std::nullopt);
 }
 
 Value Interpreter::layoutAttr(Value obj, llvm::StringRef attr, Node at) {
   auto *lo = obj.as<LayoutObj>();
+  // The properties: `index` (both) and a fragment's `thread`.
+  if (attr == "index") {
+    CallArgs args;
+    args.pos.push_back(obj);
+    args.posNodes.push_back(at);
+    return callLayoutMapMethod(NativeId::LayoutGetForwardIndex, args, at);
+  }
+  if (attr == "thread") {
+    if (!isFragmentValue(lo))
+      return raise("AttributeError",
+                   "'Layout' object has no attribute 'thread' (it is a "
+                   "property of Fragment)",
+                   at);
+    return fragmentThread(obj, at);
+  }
   std::optional<NativeId> id = fragmentMethod(attr);
   if (!id || !isFragmentValue(lo))
     if (std::optional<NativeId> l = layoutMethod(attr))

@@ -820,7 +820,8 @@ static bool declaredInBody(Node def, llvm::StringRef name) {
   return false;
 }
 
-Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
+Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at,
+                                 const PrimFuncSpec *spec) {
   auto *pf = heap.make<PrimFuncObj>();
   pf->fn = fn;
   Value result = heap.obj(ObjKind::PrimFunc, pf);
@@ -844,14 +845,14 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
     kernelName = outer->name.str();
     label = closureLabel(outer, makeLabel(outer->name, *callStack.back().second));
   } else {
-    kernelName = fn->name.str();
-    label = fn->name.str();
+    kernelName = spec ? spec->name : fn->name.str();
+    label = kernelName;
   }
   // A factory may define several prim_funcs (and return one of them): each
   // is its own kernel for deduplication.
   std::string key = kernelName;
   if (!jitContext.empty() || !callStack.empty())
-    key += "/" + fn->name.str();
+    key += "/" + (spec ? spec->name : fn->name.str());
   if (!budgetExhausted &&
       overInstanceLimit(*this, kernelName, label, key,
                         jitContext.empty() && !callStack.empty()
@@ -873,6 +874,12 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   if (!jitContext.empty())
     instance->target = jitContext.back().target;
   pf->instance = int(out.instances.size()) - 1;
+  if (spec) {
+    traceBuiltPrimFunc(pf, fn, at, *spec);
+    endInstance(instance);
+    budget.finish();
+    return result;
+  }
   Env *callEnv = heap.make<Env>();
   callEnv->parent = fn->closure;
   bool ok = true;
@@ -934,6 +941,83 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at) {
   endInstance(instance);
   budget.finish();
   return result;
+}
+
+void Interpreter::traceBuiltPrimFunc(PrimFuncObj *pf, FunctionObj *fn, Node at,
+                                     const PrimFuncSpec &spec) {
+  CallArgs args;
+  llvm::SmallVector<Value, 8> types;
+  llvm::SmallVector<std::string, 8> names;
+  for (auto &[name, t] : spec.params) {
+    types.push_back(t);
+    names.push_back(name);
+    Value v;
+    if (t.isObj(ObjKind::TensorType)) {
+      v = makeTensorFromAnnotation(t, name, at);
+    } else if (t.is(ValueKind::DType) ||
+               (t.is(ValueKind::Primitive) &&
+                t.getPrimitive()->getCanonical().id == BuiltinId::Ptr)) {
+      lang::DType dt = t.is(ValueKind::DType)
+                           ? t.getDType()
+                           : lang::DType(lang::ScalarType::Handle);
+      mlir::Value arg =
+          ir->addParam(ir->valueType(dt), ir->nameLoc(name, at.range()));
+      SymExpr sym = syms.symbol(name);
+      ir->bindSymbol(sym, arg);
+      v = wrapScalar({arg, dt, dt.isInteger() ? sym : SymExpr()});
+    } else {
+      v = t.isPoison() ? t : heap.opaque("parameter");
+    }
+    args.pos.push_back(v);
+    args.posNodes.push_back(at);
+  }
+  recordPrimFuncSig(pf, fn, types, names, spec.name);
+  traced = true;
+  Value r = call(Value::object(ValueKind::Function, fn), args, at);
+  if (r.isException())
+    reportEscaped(*this, at);
+}
+
+Value Interpreter::buildPrimFunc(const PArgs &p) {
+  Value name = p.getOr("name", Value::none());
+  Value params = p.getOr("parameters", Value::none());
+  Value body = p.getOr("body", Value::none());
+  for (Value v : {name, params, body})
+    if (v.isAbrupt())
+      return v;
+  if (!name.isStr())
+    return raise("TypeError",
+                 "T.build_prim_func: the name must be a string, got " +
+                     toString(name, true),
+                 p.node("name"));
+  if (!params.isSequence())
+    return raise("TypeError",
+                 "T.build_prim_func: parameters must be a sequence of "
+                 "(name, annotation) pairs, got " +
+                     toString(params, true),
+                 p.node("parameters"));
+  PrimFuncSpec spec;
+  spec.name = getStr(name).str();
+  for (Value pair : getElems(params)) {
+    if (!pair.isSequence() || getElems(pair).size() != 2 ||
+        !getElems(pair)[0].isStr())
+      return raise("TypeError",
+                   "T.build_prim_func: each parameter is a (name, "
+                   "annotation) pair, got " +
+                       toString(pair, true),
+                   p.node("parameters"));
+    std::string pname = getStr(getElems(pair)[0]).str();
+    for (auto &kv : spec.params)
+      if (kv.first == pname)
+        return raise("ValueError",
+                     "T.build_prim_func: parameter names must be unique, '" +
+                         pname + "' appears twice",
+                     p.node("parameters"));
+    spec.params.push_back({pname, getElems(pair)[1]});
+  }
+  if (!body.is(ValueKind::Function))
+    return heap.opaque("T.build_prim_func of a body tlc cannot call");
+  return tracePrimFunc(body.as<FunctionObj>(), p.call, &spec);
 }
 
 /// Appends to \p dims the dimension expressions of the shape \p shape
@@ -1435,6 +1519,9 @@ void Interpreter::traceDefaultInstances() {
   }
 }
 
+/// The most parametrized combinations of one test that --check runs.
+static constexpr size_t kMaxParametrizedCases = 64;
+
 /// The names a `pytest.mark.parametrize` decorator binds and its cases.
 static bool parametrizeCases(Interpreter &in, Value deco,
                              llvm::SmallVectorImpl<llvm::StringRef> &argNames,
@@ -1468,17 +1555,26 @@ static bool caseValues(Value c, size_t count,
   return vals.size() == count;
 }
 
-/// The arguments of one case of a function's parametrize decorators
-/// (`@pytest.mark.parametrize("M, N", [(128, 64), ...])`), as keywords: case
-/// \p caseIndex of decorator \p decoIndex and the first case of the others.
+/// True when case \p i of the parametrize decorator \p deco is a value tlc
+/// could not evaluate.
+static bool caseIsOpaque(Value deco, size_t i) {
+  Value values = *deco.as<NamespaceObj>()->find("argvalues");
+  return values.isSequence() && i < getElems(values).size() &&
+         getElems(values)[i].is(ValueKind::Opaque);
+}
+
+/// The arguments of one combination of a function's parametrize decorators
+/// (`@pytest.mark.parametrize("M, N", [(128, 64), ...])`), as keywords:
+/// case \p caseOf[k] of decorator k (the first case where \p caseOf has no
+/// entry).
 static bool parametrizedCase(Interpreter &in, FunctionObj *fn, CallArgs &args,
-                             size_t decoIndex = 0, size_t caseIndex = 0) {
+                             llvm::ArrayRef<size_t> caseOf = {}) {
   for (size_t k = 0; k < fn->parametrize.size(); ++k) {
     llvm::SmallVector<llvm::StringRef, 4> argNames;
     llvm::ArrayRef<Value> cases;
     if (!parametrizeCases(in, fn->parametrize[k], argNames, cases))
       return false;
-    size_t i = k == decoIndex ? caseIndex : 0;
+    size_t i = k < caseOf.size() ? caseOf[k] : 0;
     llvm::SmallVector<Value, 4> vals;
     if (i >= cases.size() || !caseValues(cases[i], argNames.size(), vals))
       return false;
@@ -1527,9 +1623,9 @@ Value Interpreter::runTestFunctions(Node at) {
     if (!fn.is(ValueKind::Function))
       continue;
     FunctionObj *f = fn.as<FunctionObj>();
-    auto runCase = [&](size_t decoIndex, size_t caseIndex) {
+    auto runCase = [&](llvm::ArrayRef<size_t> caseOf) {
       CallArgs args;
-      if (!parametrizedCase(*this, f, args, decoIndex, caseIndex))
+      if (!parametrizedCase(*this, f, args, caseOf))
         return;
       // Only tests that need no fixtures: every parameter is given or has a
       // default.
@@ -1549,18 +1645,61 @@ Value Interpreter::runTestFunctions(Node at) {
         reportUncaught(stmt.range(), stmt.identifier());
       irVisitCall = visitBefore;
     };
-    runCase(0, 0);
-    // A later case that passes a factory nothing has traced yet runs too,
-    // so the factory is traced with the arguments the test gives it rather
-    // than alone with defaults.
+    // Every combination of the decorators' cases, as pytest runs them
+    // (the topmost decorator's case varying fastest), up to
+    // kMaxParametrizedCases: an error of a later value is found, and the
+    // hints come from the first combination, traced first.
+    llvm::SmallVector<size_t, 4> counts;
+    for (size_t k = 0; k < f->parametrize.size(); ++k) {
+      llvm::SmallVector<llvm::StringRef, 4> argNames;
+      llvm::ArrayRef<Value> cases;
+      if (!parametrizeCases(*this, f->parametrize[k], argNames, cases))
+        break;
+      counts.push_back(cases.size());
+    }
+    if (counts.size() != f->parametrize.size()) {
+      runCase({}); // parametrizedCase refuses it, as it refuses these cases
+      continue;
+    }
+    size_t total = 1;
+    for (size_t n : counts)
+      total = n && total > kMaxParametrizedCases / n ? kMaxParametrizedCases + 1
+                                                     : total * n;
+    size_t run = std::min(total, kMaxParametrizedCases);
+    llvm::SmallVector<size_t, 4> caseOf(counts.size(), 0);
+    for (size_t c = 0; c < run && !budgetExhausted; ++c) {
+      size_t rest = c;
+      bool unknown = false;
+      for (size_t k = counts.size(); k-- > 0;) {
+        caseOf[k] = rest % counts[k];
+        rest /= counts[k];
+        // A later case tlc cannot evaluate (a `pytest.param(...)` whose
+        // marks may skip it) is not run with an unknown value.
+        unknown |= caseOf[k] > 0 && caseIsOpaque(f->parametrize[k], caseOf[k]);
+      }
+      if (!unknown)
+        runCase(caseOf);
+    }
+    if (total <= kMaxParametrizedCases)
+      continue;
+    report(Severity::Remark, stmt.getIdentifier().range,
+           "checked the first " + llvm::Twine(kMaxParametrizedCases) +
+               " parametrized cases of " + stmt.identifier() +
+               "; the others are not traced");
+    // Past the bound, a case that passes a factory nothing has traced yet
+    // still runs, so the factory is traced with the arguments the test
+    // gives it rather than alone with defaults.
     for (size_t k = 0; k < f->parametrize.size(); ++k) {
       llvm::SmallVector<llvm::StringRef, 4> argNames;
       llvm::ArrayRef<Value> cases;
       if (!parametrizeCases(*this, f->parametrize[k], argNames, cases))
         break;
       for (size_t i = 1; i < cases.size() && !budgetExhausted; ++i)
-        if (passesUntracedFunction(cases[i], tracedLabels))
-          runCase(k, i);
+        if (passesUntracedFunction(cases[i], tracedLabels)) {
+          llvm::SmallVector<size_t, 4> only(counts.size(), 0);
+          only[k] = i;
+          runCase(only);
+        }
     }
   }
   return Value::none();

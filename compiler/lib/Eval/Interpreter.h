@@ -691,8 +691,12 @@ public:
                   std::optional<lang::DType> inherited);
   /// Records the call signature of the prim_func \p pf, traced from \p fn
   /// whose parameters were annotated with \p types (KernelCalls.cpp).
+  /// \p names and \p kernel replace the function's parameter names and
+  /// name when given (T.build_prim_func).
   void recordPrimFuncSig(PrimFuncObj *pf, FunctionObj *fn,
-                         llvm::ArrayRef<Value> types);
+                         llvm::ArrayRef<Value> types,
+                         llvm::ArrayRef<std::string> names = {},
+                         llvm::StringRef kernel = "");
   /// The compiled kernel (`JITKernel`) of \p primFunc with `out_idx`
   /// \p outIdx, named \p name in its call errors; a plain opaque value when
   /// \p primFunc is not a traced prim_func.
@@ -739,6 +743,13 @@ public:
   /// repeat / is_equal / get_input_shape / get_output_shape of a T.Layout
   /// value (LayoutMethods.cpp).
   Value callLayoutMethod(NativeId id, CallArgs &args, Node at);
+  /// inverse / map_forward_index / get_forward_vars / get_forward_index /
+  /// expand / reshape / a call of a layout value / map_forward_thread
+  /// (LayoutIndexMaps.cpp).
+  Value callLayoutMapMethod(NativeId id, CallArgs &args, Node at);
+  /// A T.Fragment value's `thread` property: its thread expression over
+  /// TileLang's placeholders `_i, _j, ..., _rep` (LayoutIndexMaps.cpp).
+  Value fragmentThread(Value obj, Node at);
   /// Primitives built as one tile.intrinsic (Intrinsics.cpp); nullopt if
   /// \p p is not one.
   std::optional<Value> callIntrinsicPrimitive(const PArgs &p);
@@ -914,8 +925,23 @@ public:
   // Instances (Instances.cpp)
   //===--------------------------------------------------------------------===//
 
-  /// Traces a @T.prim_func definition now.
-  Value tracePrimFunc(FunctionObj *fn, Node at);
+  /// The kernel T.build_prim_func(name, parameters, body) describes: its
+  /// name and its parameters' names and annotations, in order.
+  struct PrimFuncSpec {
+    std::string name;
+    llvm::SmallVector<std::pair<std::string, Value>, 4> params;
+  };
+  /// Traces a @T.prim_func definition now; with \p spec, the kernel
+  /// T.build_prim_func builds, whose body \p fn is called with the
+  /// parameters.
+  Value tracePrimFunc(FunctionObj *fn, Node at,
+                      const PrimFuncSpec *spec = nullptr);
+  /// T.build_prim_func(name, parameters, body) (Instances.cpp).
+  Value buildPrimFunc(const PArgs &p);
+  /// Binds \p spec's parameters in the current instance and calls \p fn
+  /// with them.
+  void traceBuiltPrimFunc(PrimFuncObj *pf, FunctionObj *fn, Node at,
+                          const PrimFuncSpec &spec);
   /// Handles a call of a jit function (trace an instance).
   Value callJit(JitFunctionObj *jit, CallArgs &args, Node at, bool compile);
   /// Traces an eager jit function body for bound arguments.

@@ -47,12 +47,15 @@ using namespace tlc;
 using namespace tlc::eval;
 
 void Interpreter::recordPrimFuncSig(PrimFuncObj *pf, FunctionObj *fn,
-                                    llvm::ArrayRef<Value> types) {
+                                    llvm::ArrayRef<Value> types,
+                                    llvm::ArrayRef<std::string> names,
+                                    llvm::StringRef kernel) {
   auto sig = std::make_unique<KernelSig>();
-  sig->kernel = fn->name.str();
-  for (auto [i, param] : llvm::enumerate(fn->params)) {
+  sig->kernel = kernel.empty() ? fn->name.str() : kernel.str();
+  size_t count = names.empty() ? fn->params.size() : names.size();
+  for (size_t i = 0; i < count; ++i) {
     KernelParamSig p;
-    p.name = param.identifier().str();
+    p.name = names.empty() ? fn->params[i].identifier().str() : names[i];
     Value t = i < types.size() ? types[i] : Value::none();
     if (t.isObj(ObjKind::TensorType)) {
       auto *b = t.as<BufferObj>();

@@ -143,8 +143,14 @@ Value Interpreter::callLayoutMethod(NativeId id, CallArgs &args, Node at) {
                        "() got an unexpected keyword argument '" + kv.first +
                        "'",
                    at);
-  std::optional<layout::Layout> l = tile::decodeLayout(self->attr);
-  std::optional<layout::Fragment> f = tile::decodeFragment(self->attr);
+  // The attribute of a T.Layout that maps two elements to one place does
+  // not hold its map: nothing is read from it.
+  std::optional<layout::Layout> l;
+  std::optional<layout::Fragment> f;
+  if (self->notInjective.empty() || id == NativeId::LayoutGetInputShape) {
+    l = tile::decodeLayout(self->attr);
+    f = tile::decodeFragment(self->attr);
+  }
   switch (id) {
   case NativeId::LayoutRepeat: {
     if (!l) {
@@ -177,7 +183,8 @@ Value Interpreter::callLayoutMethod(NativeId id, CallArgs &args, Node at) {
                        toString(*other, true),
                    at);
     mlir::Attribute otherAttr = other->as<LayoutObj>()->attr;
-    if (!self->attr || !otherAttr)
+    if (!self->attr || !otherAttr || !self->notInjective.empty() ||
+        !other->as<LayoutObj>()->notInjective.empty())
       return heap.opaque("Layout.is_equal()");
     std::optional<layout::Layout> ol = tile::decodeLayout(otherAttr);
     std::optional<layout::Fragment> of = tile::decodeFragment(otherAttr);

@@ -115,6 +115,15 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::LayoutGetInputShape:
   case NativeId::LayoutGetOutputShape:
     return callLayoutMethod(id, args, at);
+  case NativeId::LayoutInverse:
+  case NativeId::LayoutMapForwardIndex:
+  case NativeId::LayoutGetForwardVars:
+  case NativeId::LayoutGetForwardIndex:
+  case NativeId::LayoutExpand:
+  case NativeId::LayoutReshape:
+  case NativeId::LayoutCall:
+  case NativeId::FragMapForwardThread:
+    return callLayoutMapMethod(id, args, at);
   case NativeId::Len: {
     if (n != 1)
       return raise("TypeError", "len() takes exactly one argument", at);

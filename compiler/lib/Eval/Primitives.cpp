@@ -961,6 +961,8 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
     return Value::none();
   case BuiltinId::ImportSource:
     return importSource(p.getOr("source", Value::none()), p.node("source"));
+  case BuiltinId::BuildPrimFunc:
+    return buildPrimFunc(p);
   case BuiltinId::DisableCache:
     return Value::none();
   case BuiltinId::Layout:

@@ -14,7 +14,10 @@
 // instruction for sm_100a-class targets, the CPU target a reference of
 // the rule, and the other targets refuse it at the cast. Rounding to
 // float16, bfloat16 and float4_e2m1fn is valid TileLang (cvt.rs .f16x2,
-// .bf16x2, .e2m1x4) that tlc checks but does not generate yet.
+// .bf16x2, .e2m1x4) that tlc checks but does not generate yet; other
+// dtypes, sources and random bits TileLang accepts while tracing (only
+// its code generator refuses them), so they too are refused only when
+// building.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,39 +39,46 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   // of that dtype, refused when building, at the cast.
   bool unbuilt =
       name == "float4_e2m1fn" || name == "float16" || name == "bfloat16";
+  // TileLang's T.cast checks only the rounding mode and that rbits comes
+  // with round='rs' (Primitives.cpp); the dtypes are refused by its CUDA
+  // code generator. So is anything else here: the program checks clean,
+  // is analysed with a round-to-nearest cast, and building refuses it at
+  // the cast.
+  auto refuseAtBuild = [&](Node n, const llvm::Twine &why) {
+    markUnbuildable(n, "tlc.unbuildable", why.str());
+    return castTo(v, dtype, at);
+  };
   if (!unbuilt &&
       !mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
-    return dtypeCheckFailed(
+    return refuseAtBuild(
         p.node("round"),
-        "T.cast(round='rs') rounds stochastically to float16, bfloat16, "
-        "float8_e4m3fn, float8_e5m2 or float4_e2m1fn (sm_100a's cvt.rs), "
-        "not to " +
-            name);
+        "T.cast(round='rs') to " + name +
+            ": stochastic rounding (sm_100a's cvt.rs) converts to float16, "
+            "bfloat16, float8_e4m3fn, float8_e5m2 or float4_e2m1fn only");
   Scalar x = toScalar(v, p.node("value"));
   if (!x)
     return Value::poison();
   if (!mlir::isa<mlir::FloatType>(x.value.getType()) ||
       x.value.getType().getIntOrFloatBitWidth() > 32)
-    return fail(p.node("value"),
-                "T.cast(round='rs') converts a float of at most 32 bits "
-                "(cvt.rs reads float32), got " +
-                    x.dtype.getName());
+    return refuseAtBuild(p.node("value"),
+                         "T.cast(round='rs') of " + x.dtype.getName() +
+                             ": stochastic rounding converts a float of at "
+                             "most 32 bits (cvt.rs reads float32)");
   Scalar r = toScalar(rbits, p.node("rbits"));
   if (!r)
     return Value::poison();
   // A loop variable's sum (`seed + i`) is an index value of an int32 dtype.
   if (!r.dtype.isInteger() &&
       !mlir::isa<mlir::IntegerType, mlir::IndexType>(r.value.getType()))
-    return fail(p.node("rbits"),
-                "T.cast(round='rs') needs integer random bits, got " +
-                    r.dtype.getName());
-  if (unbuilt) {
-    markUnbuildable(p.node("round"), "tlc.unbuildable",
-                    "T.cast(round='rs') to " + name +
-                        ": tlc rounds stochastically only to float8_e4m3fn "
-                        "and float8_e5m2 (sm_100a's cvt.rs)");
-    return castTo(v, dtype, at);
-  }
+    return refuseAtBuild(p.node("rbits"),
+                         "T.cast(round='rs') with " + r.dtype.getName() +
+                             " random bits: cvt.rs takes integer bits");
+  if (unbuilt)
+    return refuseAtBuild(p.node("round"),
+                         "T.cast(round='rs') to " + name +
+                             ": tlc rounds stochastically only to "
+                             "float8_e4m3fn and float8_e5m2 (sm_100a's "
+                             "cvt.rs)");
   auto &B = ir->b;
   mlir::Location l = ir->loc(at);
   mlir::Value f = ir->convert(x.value, B.getF32Type(), l);

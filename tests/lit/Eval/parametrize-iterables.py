@@ -1,8 +1,8 @@
 # pytest iterates a parametrize's values once, when it collects the test: a
 # dict gives its keys, a range its numbers (testing/python/cuda's packed
-# comparison test passes its dict of operator functions). tlc runs the
-# first case, so the kernel is traced with real arguments, not analysed
-# without a call site. The comparison comes from the operator module
+# comparison test passes its dict of operator functions). tlc runs every
+# case, so the kernel is traced with real arguments, not analysed without
+# a call site; the CPU run checks the first instance (op "lt", n = 256). The comparison comes from the operator module
 # (operator.lt on IR values is a comparison, operator.add an addition) and
 # T.Not negates it; `str.lstrip(chars)` strips the characters given. The
 # CPU target's outputs are compared with NumPy.
@@ -10,7 +10,7 @@
 # RUN: tlc-build --emit=hints --format=json %s | FileCheck %s
 # CHECK: "name":"C","kind":"tensor","shape":[3,256],"dtype":"int32"
 # RUN: rm -rf %t && tlc-build --target=cpu -o %t/art %s
-# RUN: tlc-run %t/art --seed 4 --save %t/out
+# RUN: tlc-run %t/art --kernel=make_compare --seed 4 --save %t/out
 # RUN: %python %S/Inputs/parametrize_iterables_ref.py %t/out | FileCheck %s --check-prefix=REF
 # REF: compare lt (3, 256) True
 import operator

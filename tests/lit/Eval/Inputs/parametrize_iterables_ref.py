@@ -1,5 +1,5 @@
 """NumPy oracle of parametrize-iterables.py (run directory as argv[1]): the
-traced case is op "lt"; row 0 is A < B, row 1 its negation, row 2
+first instance is op "lt"; row 0 is A < B, row 1 its negation, row 2
 2 A - B > 0."""
 import os
 import sys
@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 d = sys.argv[1]
-# One kernel: tlc-run saves into the directory itself.
+# One kernel (--kernel): tlc-run saves into the directory itself.
 a = np.load(os.path.join(d, "inputs", "A.npy"))
 b = np.load(os.path.join(d, "inputs", "B.npy"))
 c = np.load(os.path.join(d, "C.npy"))
