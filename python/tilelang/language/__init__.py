@@ -28,7 +28,9 @@ for _name in ("bool", "int4", "int8", "int16", "int32", "int64", "uint4",
               "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
               "float32", "float64", "tfloat32", "float8_e4m3", "float8_e4m3fn",
               "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-              "float8_e8m0fnu", "float4_e2m1fn", "handle"):
+              "float8_e8m0fnu", "float4_e2m1fn", "handle", "float6_e2m3fn",
+              "float6_e3m2fn", "float4_e2m1_unpacked", "float6_e2m3fn_unpacked",
+              "float6_e3m2fn_unpacked"):
     globals()[_name] = dtype(_name)
 half = dtype("float16")
 float = dtype("float32")  # noqa: A001 - TileLang spells it T.float
@@ -278,6 +280,11 @@ for _name in ("__exp", "__exp10", "__log", "__log2", "__log10", "__tan",
               "__cos", "__sin"):
     globals()[_name] = _fast_math(_name)
 
+
+# ``T.Layout`` / ``T.Fragment`` outside kernel bodies: objects that record
+# how they were made and evaluate TileLang's layout methods in Python
+# (``tilelang/_layout_objects.py``).
+from .._layout_objects import Fragment, Layout  # noqa: E402,F401
 
 # ``T.Var``: the class of symbolic sizes outside kernel bodies
 # (``isinstance(T.dynamic("m"), T.Var)``; ``T.Var("n", "int32")``), TIR's
