@@ -304,7 +304,8 @@ def format_define(value, callable_hook=None):
         except (TypeError, ValueError):
             return None
     if callable_hook is not None and callable(value) and \
-            (not isinstance(value, type) or is_builtin(value)):
+            (not isinstance(value, type) or is_builtin(value) or
+             getattr(value, "_tlc_name", None)):
         return callable_hook(value)
     return None
 

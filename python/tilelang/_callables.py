@@ -199,6 +199,10 @@ class Representer:
             return self._emit("partial", f"__TLC_NAME__ = __tlc_functools."
                               f"partial({', '.join([fn] + args)})\n")
         from ._layout_objects import Layout
+        if isinstance(value, type) and getattr(value, "_tlc_name", None):
+            # T.Layout / T.Fragment themselves (classes in Python).
+            return self._emit(value._tlc_name,
+                              f"__TLC_NAME__ = __tlc_T.{value._tlc_name}\n")
         if isinstance(value, Layout):
             # tlc-build binds a -D name of the built copy to a module-level
             # callable only (Eval's parseDefine), not to a layout object.

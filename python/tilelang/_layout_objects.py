@@ -31,6 +31,7 @@ class Layout:
     output index (an int) or indices (a list / tuple of them)."""
 
     _ctor = "Layout"
+    _tlc_name = "Layout"  # the class passed to tlc as T.Layout
 
     def __init__(self, shape, forward_fn=None, *args, **kwargs):
         self._shape = shape
@@ -188,6 +189,7 @@ class Fragment(Layout):
     (the local index's extents), ``is_equal``."""
 
     _ctor = "Fragment"
+    _tlc_name = "Fragment"
 
     def __init__(self, shape, forward_fn=None, forward_thread_fn=None,
                  replicate=1, forward_index_fn=None, **kwargs):
