@@ -10,12 +10,17 @@ their code computes with (CPU machine, no CUDA toolkit needed):
   cp.async from sm_80, ldmatrix sm_75, stmatrix and TMA sm_90);
 * ``tilelang.cuda.intrinsics.macro``: ``select_wgmma_inst_n`` (issue 2928's
   table) and the MMA emitter's ``dtype_abbrv``;
+* ``T.fma`` / ``T.fmul`` on ``tvm.tirx`` expressions (test_cuda_fma_fmul.
+  py): a ``tl.fma`` / ``tl.fmul`` call, TypeError for integers,
+  ValueError for mixed dtypes;
 * ``tilelang.transform``: ``simplify.apply_simplify`` (the identity: tlc
   simplifies what it builds) and ``LowerKernelLaunchTo*`` (made, refused
   when applied);
 * ``tilelang.contrib.nvcc.compile_cuda`` against a fake nvcc that records
   its command line, and its errors (no toolkit, a failing nvcc);
-  ``get_target_compute_version`` of a ``tvm.target.Target``.
+  ``get_target_compute_version`` of a ``tvm.target.Target``,
+  ``get_nvcc_compiler`` and ``default_compile_options`` (tlc's nvcc flags
+  and the include directory of its device headers).
 """
 
 import os
@@ -127,6 +132,22 @@ def passes():
         assert "tlc" in str(e) and make.__name__ in str(e), e
 
 
+def rounded_ops():
+    from tilelang import tvm
+    x, y, z = (tvm.tirx.Var(n, "float32") for n in "xyz")
+    assert T.fmul(x, y).op.name == "tl.fmul"
+    assert T.fma(x, y, z).op.name == "tl.fma"
+    assert T.fma(x, y, z).dtype == "float32"
+    i = tvm.tirx.Var("i", "int32")
+    for fn, args in ((T.fma, (i, i, i)), (T.fmul, (i, i))):
+        e = expect_raises(TypeError, fn, *args)
+        assert "only supports floating-point inputs" in str(e), e
+    h = tvm.tirx.Var("h", "float16")
+    for fn, args in ((T.fmul, (x, h)), (T.fma, (x, x, h))):
+        e = expect_raises(ValueError, fn, *args)
+        assert "same dtype" in str(e), e
+
+
 def fake_nvcc(root, script):
     os.makedirs(os.path.join(root, "bin"))
     path = os.path.join(root, "bin", "nvcc")
@@ -168,6 +189,12 @@ def compile_cuda():
             assert "-gencode=arch=compute_90a,code=sm_90a" in \
                 open(log).read().split()
             expect_raises(ValueError, nvcc.compile_cuda, code, "sass")
+            assert nvcc.get_nvcc_compiler() == os.path.join(ok, "bin", "nvcc")
+            options = nvcc.default_compile_options()
+            assert options[:3] == ["-std=c++17", "-O3", "-lineinfo"], options
+            include = [o[2:] for o in options if o.startswith("-I")]
+            assert len(include) == 1 and os.path.isfile(os.path.join(
+                include[0], "tlc_device", "cpu.h")), options
             # nvcc failing: its output in the error.
             os.environ["CUDA_HOME"] = fake_nvcc(
                 os.path.join(tmp, "bad"), "echo 'error: bad kernel' >&2\n"
@@ -195,6 +222,7 @@ def main():
     targets()
     intrinsics()
     passes()
+    rounded_ops()
     compile_cuda()
     print("imported_modules: ok")
 

@@ -77,6 +77,26 @@ def find_cuda_path():
     return _toolkit("find_cuda_path")
 
 
+def get_nvcc_compiler():
+    """The path of the toolkit's ``nvcc`` (RuntimeError without a
+    toolkit)."""
+    return os.path.join(_toolkit("get_nvcc_compiler"), "bin", "nvcc")
+
+
+def default_compile_options():
+    """The nvcc options tlc compiles its generated CUDA with
+    (``-std=c++17 -O3 -lineinfo``) and the include directory of its device
+    headers (``tlc_device/...``, which tlc's kernel sources include), so
+    that :func:`compile_cuda` compiles ``get_kernel_source()``'s text."""
+    options = ["-std=c++17", "-O3", "-lineinfo"]
+    include = os.path.normpath(os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+        "runtime", "device", "include"))
+    if os.path.isdir(os.path.join(include, "tlc_device")):
+        options.append("-I" + include)
+    return options
+
+
 def get_target_arch(compute_version):
     """``"90a"`` of ``(9, 0)``, ``"80"`` of ``"8.0"``: the ``sm_`` suffix
     TileLang compiles for (the ``a`` features of sm_90, sm_100 and sm_120

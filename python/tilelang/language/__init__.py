@@ -276,6 +276,39 @@ def _fast_math(name):
     return intrinsic
 
 
+def _rounded_op(name, arity):
+    def intrinsic(*args):
+        from .. import _tir
+        if len(args) != arity:
+            raise TypeError(f"T.{name} takes {arity} operands, got "
+                            f"{len(args)}")
+        exprs = [a for a in args if isinstance(a, _tir.PrimExpr) and
+                 not isinstance(a, (_builtins.int, _builtins.float))]
+        if not exprs:
+            return Placeholder("T." + name, args)
+        dts = [dtype(str(getattr(a, "dtype", "float32"))) for a in args]
+        for dt in dts:
+            if dt.scalar not in _FAST_MATH_DTYPES:
+                raise TypeError(f"T.{name} only supports floating-point "
+                                f"inputs ({', '.join(_FAST_MATH_DTYPES)}), "
+                                f"got {dt}")
+        if len(set(map(str, dts))) != 1:
+            raise ValueError(f"T.{name} requires operands of the same dtype, "
+                             f"got {', '.join(map(str, dts))}")
+        return _tir.Call(str(dts[0]), "tl." + name, list(args))
+    intrinsic.__name__ = intrinsic.__qualname__ = name
+    intrinsic.__doc__ = (f"``T.{name}`` called by Python on ``tvm.tirx`` "
+                         "expressions: a ``tl." + name + "`` call of their "
+                         "float dtype; other dtypes raise TypeError, mixed "
+                         "ones ValueError (TileLang's checks). tlc builds "
+                         "it in kernels (one rounding, IEEE round to "
+                         "nearest).")
+    return intrinsic
+
+
+fma = _rounded_op("fma", 3)
+fmul = _rounded_op("fmul", 2)
+
 for _name in ("__exp", "__exp10", "__log", "__log2", "__log10", "__tan",
               "__cos", "__sin"):
     globals()[_name] = _fast_math(_name)
