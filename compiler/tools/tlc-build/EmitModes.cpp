@@ -8,6 +8,7 @@
 #include "EmitModes.h"
 #include "Inputs.h"
 
+#include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Driver/LayoutViews.h"

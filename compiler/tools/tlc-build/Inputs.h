@@ -21,6 +21,7 @@
 #include "tlc/Driver/Driver.h"
 #include "tlc/Support/Diagnostic.h"
 #include "tlc/Target/CUDA/CUDATarget.h"
+#include "tlc/Target/Cpp/KernelInterface.h"
 
 #include "mlir/IR/Diagnostics.h"
 
