@@ -1088,11 +1088,17 @@ def definition_error(cls, diagnostic):
     """The exception of class ``cls`` for a diagnostic tlc reported at a
     definition (``{"file", "line", "col", "message", ...}``). Its text is
     the diagnostic's message alone, TileLang's words (scripts compare
-    ``str(e)`` with TileLang's text: test_tilelang_issue_3035.py); where
+    ``str(e)`` with TileLang's text: test_tilelang_issue_3035.py; tlc's
+    ``ValueError: `` prefix is the exception's type); where
     it is stays available as ``e.location`` (``FILE:LINE:COL``),
     ``e.diagnostic`` (tlc's whole line) and a note of the exception
     (shown under the traceback)."""
-    error = cls(diagnostic.get("message", ""))
+    message = diagnostic.get("message", "")
+    category = diagnostic.get("category")
+    if category and message.startswith(category + ": "):
+        # tlc's message names the exception type; Python prints the type.
+        message = message[len(category) + 2:]
+    error = cls(message)
     error.location = (f"{diagnostic.get('file')}:{diagnostic.get('line')}:"
                       f"{diagnostic.get('col')}")
     error.diagnostic = _build.format_diagnostic(diagnostic)

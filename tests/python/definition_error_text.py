@@ -51,7 +51,9 @@ def expect(exc_type, text, k_pack):
         assert os.path.samefile(file, __file__), e.location
         assert int(line) == k_pack_line(), (e.location, k_pack_line())
         assert int(col) > 0, e.location
-        assert e.diagnostic == f"{e.location}: error: {text}", e.diagnostic
+        # tlc's own line names the type before the text.
+        assert e.diagnostic == \
+            f"{e.location}: error: {exc_type.__name__}: {text}", e.diagnostic
         assert any(e.location in note
                    for note in getattr(e, "__notes__", [])), e.__notes__
         return
