@@ -13,8 +13,9 @@ their code computes with (CPU machine, no CUDA toolkit needed):
 * ``T.fma`` / ``T.fmul`` on ``tvm.tirx`` expressions (test_cuda_fma_fmul.
   py): a ``tl.fma`` / ``tl.fmul`` call, TypeError for integers,
   ValueError for mixed dtypes;
-* ``tilelang.transform``: ``simplify.apply_simplify`` (the identity: tlc
-  simplifies what it builds) and ``LowerKernelLaunchTo*`` (made, refused
+* ``tilelang.transform``: ``simplify.apply_simplify`` and ``Simplify()``
+  over ``tvm.IRModule`` (the same prim_funcs: tlc simplifies what it
+  builds; the result compiled and run) and ``LowerKernelLaunchTo*`` (made, refused
   when applied);
 * ``tilelang.contrib.nvcc.compile_cuda`` against a fake nvcc that records
   its command line, and its errors (no toolkit, a failing nvcc);
@@ -125,6 +126,31 @@ def passes():
         with T.Kernel(8) as bx:
             A[bx] = T.float32(1)
     assert apply_simplify(main) is main
+    from tilelang import tvm
+    mod = tvm.IRModule({"main": main})
+    assert mod["main"] is main and "main" in mod
+    assert tvm.IRModule.from_expr(main)["main"] is main
+    simplified = tilelang.transform.Simplify()(mod)
+    assert simplified is not mod and simplified["main"] is main
+    assert tilelang.transform.Simplify()(main) is main
+    expect_raises(TypeError, tilelang.transform.Simplify(), object())
+    expect_raises(KeyError, mod.__getitem__, "other")
+    # What is built from the simplified module's function runs (the CPU
+    # target), checked against torch.
+    import torch
+
+    @T.prim_func
+    def axpy(X: T.Tensor((64,), T.float32), Y: T.Tensor((64,), T.float32)):
+        with T.Kernel(1, threads=64):
+            for i in T.Parallel(64):
+                Y[i] = X[i] * 3.0 + Y[i]
+    kernel = tilelang.compile(tilelang.transform.Simplify()(
+        tvm.IRModule.from_expr(axpy))["main"], target="cpu")
+    x = torch.randn(64)
+    y = torch.randn(64)
+    want = x.double() * 3.0 + y.double()
+    kernel(x, y)
+    torch.testing.assert_close(y.double(), want, rtol=1e-6, atol=1e-6)
     for make in (tilelang.transform.LowerKernelLaunchToThreadBinding,
                  tilelang.transform.LowerKernelLaunchToSerial):
         p = make()
@@ -159,8 +185,9 @@ def fake_nvcc(root, script):
 
 def compile_cuda():
     code = "extern \"C\" __global__ void k(float *x) { x[0] = 1.0f; }\n"
-    saved = {k: os.environ.get(k) for k in ("CUDA_HOME", "CUDA_PATH",
-                                            "PATH")}
+    saved = {"CUDA_HOME": os.environ.get("CUDA_HOME"),
+             "CUDA_PATH": os.environ.get("CUDA_PATH"),
+             "PATH": os.environ.get("PATH")}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "args")
@@ -210,11 +237,15 @@ def compile_cuda():
                                   arch="sm_90a")
                 assert "no CUDA toolkit" in str(e), e
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        # Literal names: the package passes the variables a script reads
+        # by name to tlc, and warns about computed ones.
+        os.environ.pop("CUDA_HOME", None)
+        os.environ.pop("CUDA_PATH", None)
+        if saved["CUDA_HOME"] is not None:
+            os.environ["CUDA_HOME"] = saved["CUDA_HOME"]
+        if saved["CUDA_PATH"] is not None:
+            os.environ["CUDA_PATH"] = saved["CUDA_PATH"]
+        os.environ["PATH"] = saved["PATH"]
 
 
 def main():

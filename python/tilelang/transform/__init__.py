@@ -62,6 +62,30 @@ class _TIRPass:
         return f"tilelang.transform.{self.name}()"
 
 
+class _SimplifyPass:
+    """``tilelang.transform.Simplify()``: on an ``IRModule``, a new module
+    of the same prim_funcs; on a prim_func, the prim_func. tlc simplifies
+    every kernel when it builds it, so what is built from the result is
+    what is built from the argument."""
+
+    def __call__(self, mod, *args, **kwargs):
+        from .._ir_module import IRModule
+        from ..language._objects import PrimFunc
+        if isinstance(mod, IRModule):
+            return mod.copy()
+        if isinstance(mod, PrimFunc):
+            return mod
+        raise TypeError("tilelang.transform.Simplify() applies to an "
+                        f"IRModule or a prim_func, not {type(mod).__name__}")
+
+    def __repr__(self):
+        return "tilelang.transform.Simplify()"
+
+
+def Simplify(*args, **kwargs):  # noqa: N802 - TileLang's name
+    return _SimplifyPass()
+
+
 def LowerKernelLaunchToThreadBinding():  # noqa: N802 - TileLang's name
     """TileLang's pass binding ``T.Kernel``'s launch to blockIdx /
     threadIdx (GPU targets)."""
