@@ -15,8 +15,9 @@ their code computes with (CPU machine, no CUDA toolkit needed):
   ValueError for mixed dtypes;
 * ``tilelang.transform``: ``simplify.apply_simplify`` and ``Simplify()``
   over ``tvm.IRModule`` (the same prim_funcs: tlc simplifies what it
-  builds; the result compiled and run) and ``LowerKernelLaunchTo*`` (made, refused
-  when applied);
+  builds; the result compiled and run); ``LowerKernelLaunchTo*`` and
+  TileLang's other passes (``LetInline``, ...): made, refused when
+  applied;
 * ``tilelang.contrib.nvcc.compile_cuda`` against a fake nvcc that records
   its command line, and its errors (no toolkit, a failing nvcc);
   ``get_target_compute_version`` of a ``tvm.target.Target``,
@@ -152,10 +153,13 @@ def passes():
     kernel(x, y)
     torch.testing.assert_close(y.double(), want, rtol=1e-6, atol=1e-6)
     for make in (tilelang.transform.LowerKernelLaunchToThreadBinding,
-                 tilelang.transform.LowerKernelLaunchToSerial):
+                 tilelang.transform.LowerKernelLaunchToSerial,
+                 tilelang.transform.LetInline,
+                 tilelang.transform.VerifyParallelLoop):
         p = make()
         e = expect_raises(NotImplementedError, p, object())
         assert "tlc" in str(e) and make.__name__ in str(e), e
+    expect_raises(AttributeError, getattr, tilelang.transform, "lower_name")
 
 
 def rounded_ops():

@@ -102,3 +102,19 @@ def LowerKernelLaunchToSerial():  # noqa: N802 - TileLang's name
                     "tlc's CPU target runs a T.Kernel's grid as loops "
                     "itself when it builds for target='cpu' "
                     "(get_kernel_source() shows the result)")
+
+
+def __getattr__(name):
+    """Any other pass TileLang has (``LetInline``, ``VerifyParallelLoop``,
+    ``LegalizeNegativeIndex``, ...): made like TileLang's (``Pass()``),
+    raising NotImplementedError when applied to a module."""
+    if not name[:1].isupper() or not name.isidentifier():
+        raise AttributeError(f"module 'tilelang.transform' has no attribute "
+                             f"{name!r}")
+
+    def make(*args, **kwargs):
+        return _TIRPass(name, "tlc runs its own passes on a kernel when it "
+                        "builds it (tilelang.compile); their result is "
+                        "what get_kernel_source() shows")
+    make.__name__ = make.__qualname__ = name
+    return make
