@@ -281,7 +281,7 @@ def format_define(value, callable_hook=None):
     if value is None:
         return "None"
     if isinstance(value, dtype):
-        return "T." + str(value)
+        return "T." + value.tlc_name
     if isinstance(value, str):
         # tlc-build reads a quoted -D value as a Python string literal.
         return repr(str(value))
@@ -300,11 +300,12 @@ def format_define(value, callable_hook=None):
     torch_name = str(value)
     if torch_name.startswith("torch."):
         try:
-            return "T." + str(dtype(value))
+            return "T." + dtype(value).tlc_name
         except (TypeError, ValueError):
             return None
     if callable_hook is not None and callable(value) and \
-            (not isinstance(value, type) or is_builtin(value)):
+            (not isinstance(value, type) or is_builtin(value) or
+             getattr(value, "_tlc_name", None)):
         return callable_hook(value)
     return None
 
@@ -880,7 +881,7 @@ def _shared_prefix_lines(derived, path, original):
 
 def check_categorized(source_file, kernel, defines, target, within=None):
     """The error TileLang would raise while tracing this instance, as
-    ``(exception class, message)``: the first error of ``tlc-build
+    ``(exception class, diagnostic)``: the first error of ``tlc-build
     --check`` whose diagnostic has a category (a Python exception type)
     raised at the definition (``"raisedAt": "definition"``) and, with
     ``within`` = ``(file, first line, last line)``, located in those lines
@@ -938,7 +939,7 @@ def check_categorized(source_file, kernel, defines, target, within=None):
         diags = [d for d in diags if inside(d)]
     error = first_error(diags, raised_at="definition")
     if error is not None:
-        result = (error_class(error["category"]), format_diagnostic(error))
+        result = (error_class(error["category"]), error)
     with _checked_lock:
         _checked[key] = result
     return result

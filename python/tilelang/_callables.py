@@ -139,7 +139,7 @@ class Representer:
         if isinstance(value, str):
             return repr(value)
         if isinstance(value, dtype):
-            return "__tlc_T." + str(value)
+            return "__tlc_T." + value.tlc_name
         if isinstance(value, _build.IteratorValues):
             return f"iter({self.literal(tuple(value))})"
         if isinstance(value, (tuple, list)):
@@ -198,6 +198,19 @@ class Representer:
             fn = self.reference(value.func)
             return self._emit("partial", f"__TLC_NAME__ = __tlc_functools."
                               f"partial({', '.join([fn] + args)})\n")
+        from ._layout_objects import Layout
+        if isinstance(value, type) and getattr(value, "_tlc_name", None):
+            # T.Layout / T.Fragment themselves (classes in Python).
+            return self._emit(value._tlc_name,
+                              f"__TLC_NAME__ = __tlc_T.{value._tlc_name}\n")
+        if isinstance(value, Layout):
+            # tlc-build binds a -D name of the built copy to a module-level
+            # callable only (Eval's parseDefine), not to a layout object.
+            raise CallableError(
+                f"{value!r} is a layout made in Python; tlc builds a layout "
+                "argument only when the script makes it where tlc "
+                "evaluates it (at module level or in the factory), not "
+                "passed from Python")
         from .language._objects import Placeholder
         if isinstance(value, Placeholder) and not value._args and \
                 re.fullmatch(r"T(\.[A-Za-z_]\w*)+", value._text):

@@ -24,7 +24,18 @@ _SCALARS = {
     "float4_e2m1fn": (4, "f"), "float6_e2m3fn": (6, "f"),
     "float6_e3m2fn": (6, "f"),
     "handle": (64, "h"),
+    # Storage tags of shared memory (TileLang's custom TVM types): a 4- or
+    # 6-bit float code in the low bits of a byte (CUTLASS's unpacksmem
+    # types for the f8f6f4 MMA forms), no register arithmetic.
+    "float4_e2m1_unpacked": (8, "c"), "float6_e2m3fn_unpacked": (8, "c"),
+    "float6_e3m2fn_unpacked": (8, "c"),
 }
+
+# TVM's custom type codes TileLang registers for the storage tags; such a
+# dtype prints as ``custom[NAME]8`` (``str(T.float6_e2m3fn_unpacked)``).
+_CUSTOM_CODES = {"float4_e2m1_unpacked": 131, "float6_e2m3fn_unpacked": 132,
+                 "float6_e3m2fn_unpacked": 133}
+_CUSTOM = re.compile(r"^custom\[(\w+)\]8(?:x(\d+))?$")
 
 _ALIASES = {
     "half": "float16", "float": "float32", "double": "float64",
@@ -41,6 +52,9 @@ _VECTOR = re.compile(r"^([a-z0-9_]+?)x(\d+)$")
 
 def _split(name):
     """(scalar name, lanes) of a dtype spelling, or None."""
+    m = _CUSTOM.match(name)
+    if m and m.group(1) in _CUSTOM_CODES:
+        return m.group(1), int(m.group(2) or 1)
     name = _ALIASES.get(name, name)
     if name in _SCALARS:
         return name, 1
@@ -72,6 +86,8 @@ class dtype(str):
         if parts is None:
             raise ValueError(f"unknown TileLang dtype '{name}'")
         scalar, lanes = parts
+        if scalar in _CUSTOM_CODES:
+            scalar = f"custom[{scalar}]8"
         text = scalar if lanes == 1 else f"{scalar}x{lanes}"
         return super().__new__(cls, text)
 
@@ -94,6 +110,13 @@ class dtype(str):
     __hash__ = str.__hash__
 
     @property
+    def tlc_name(self):
+        """The name tlc spells ``T.NAME`` (``float6_e2m3fn_unpacked`` for
+        ``custom[float6_e2m3fn_unpacked]8``; others: ``str(self)``)."""
+        scalar, lanes = _split(str(self))
+        return scalar if lanes == 1 else f"{scalar}x{lanes}"
+
+    @property
     def scalar(self):
         """The element type of a vector type (``float16`` for float16x2)."""
         return dtype(_split(str(self))[0])
@@ -113,7 +136,40 @@ class dtype(str):
 
     @property
     def type_code(self):
-        return _SCALARS[_split(str(self))[0]][1]
+        """The kind of the element type: "f", "i", "u", "b" or "h"; for
+        TileLang's custom storage tags, TVM's custom type code (an int:
+        131 float4_e2m1_unpacked, 132 / 133 the fp6 ones)."""
+        scalar = _split(str(self))[0]
+        if scalar in _CUSTOM_CODES:
+            return _CUSTOM_CODES[scalar]
+        return _SCALARS[scalar][1]
+
+    def _is(self, *names):
+        return _split(str(self))[0] in names
+
+    def is_float4_e2m1_unpacked(self):
+        return self._is("float4_e2m1_unpacked")
+
+    def is_float6_e2m3fn_unpacked(self):
+        return self._is("float6_e2m3fn_unpacked")
+
+    def is_float6_e3m2fn_unpacked(self):
+        return self._is("float6_e3m2fn_unpacked")
+
+    def is_float6_unpacked(self):
+        return self._is("float6_e2m3fn_unpacked", "float6_e3m2fn_unpacked")
+
+    def is_float4(self):
+        """fp4, packed or in its byte (TVM's ``is_float4``)."""
+        return self._is("float4_e2m1fn", "float4_e2m1_unpacked")
+
+    def is_float6(self):
+        """fp6, packed or in its byte."""
+        return self._is("float6_e2m3fn", "float6_e3m2fn",
+                        "float6_e2m3fn_unpacked", "float6_e3m2fn_unpacked")
+
+    def is_float8(self):
+        return _split(str(self))[0].startswith("float8_")
 
     def is_float(self):
         return self.type_code == "f"
@@ -159,11 +215,11 @@ class dtype(str):
             # TileLang's ``T.int32()``: a fresh scalar variable, which
             # Python code may combine (``T.uint32() & 0xffffffff``).
             from .language._objects import Placeholder
-            return Placeholder(f"T.{self}()")
+            return Placeholder(f"T.{self.tlc_name}()")
         return self
 
     def __repr__(self):
-        return f"T.{str(self)}"
+        return f"T.{self.tlc_name}"
 
     def __reduce__(self):
         return (dtype, (str(self),))

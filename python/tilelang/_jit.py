@@ -305,10 +305,10 @@ def _dtype_define(value):
     if d is None:
         return None
     try:
-        return "T." + str(dtype(d))
+        return "T." + dtype(d).tlc_name
     except (TypeError, ValueError):
         try:
-            return "T." + str(dtype(str(d)))
+            return "T." + dtype(str(d)).tlc_name
         except (TypeError, ValueError):
             return None
 
@@ -1080,8 +1080,31 @@ def check_at_definition(func):
     found = _build.check_categorized(build_file, kernel, defines, target,
                                      within)
     if found is not None:
-        cls, message = found
-        raise cls(message)
+        cls, diagnostic = found
+        raise definition_error(cls, diagnostic)
+
+
+def definition_error(cls, diagnostic):
+    """The exception of class ``cls`` for a diagnostic tlc reported at a
+    definition (``{"file", "line", "col", "message", ...}``). Its text is
+    the diagnostic's message alone, TileLang's words (scripts compare
+    ``str(e)`` with TileLang's text: test_tilelang_issue_3035.py; tlc's
+    ``ValueError: `` prefix is the exception's type); where
+    it is stays available as ``e.location`` (``FILE:LINE:COL``),
+    ``e.diagnostic`` (tlc's whole line) and a note of the exception
+    (shown under the traceback)."""
+    message = diagnostic.get("message", "")
+    category = diagnostic.get("category")
+    if category and message.startswith(category + ": "):
+        # tlc's message names the exception type; Python prints the type.
+        message = message[len(category) + 2:]
+    error = cls(message)
+    error.location = (f"{diagnostic.get('file')}:{diagnostic.get('line')}:"
+                      f"{diagnostic.get('col')}")
+    error.diagnostic = _build.format_diagnostic(diagnostic)
+    if hasattr(error, "add_note"):  # Python 3.11+
+        error.add_note(f"at {error.location} (tlc)")
+    return error
 
 
 class PendingInstance:

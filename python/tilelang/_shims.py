@@ -108,6 +108,8 @@ def _fill(module):
         module.transform = sys.modules.get("tilelang.tvm.transform") or \
             importlib.import_module("tilelang.tvm.transform")
         module.TVMError = TVMError
+        from ._ir_module import IRModule
+        module.IRModule = IRModule
         _fill_global_funcs(module)
     elif name == "tilelang.tvm.ffi":
         _fill_global_funcs(module)
@@ -117,6 +119,8 @@ def _fill(module):
         module.interleave_weight = _quantize.interleave_weight
         module.general_compress = _quantize.general_compress
     elif name == "tilelang.tvm.ir":
+        from ._ir_module import IRModule
+        module.IRModule = IRModule
         # TVM's structural comparison of IR: a placeholder would return
         # without comparing anything, so it raises.
         for attr in ("assert_structural_equal", "structural_equal",

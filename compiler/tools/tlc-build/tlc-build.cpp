@@ -41,7 +41,9 @@
 #include "Autotune.h"
 #include "Configs.h"
 #include "DiagnosticsFile.h"
+#include "EmitModes.h"
 #include "EnvironReport.h"
+#include "Inputs.h"
 #include "Jobs.h"
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
@@ -79,48 +81,10 @@
 #include <string>
 
 using namespace tlc;
+using namespace tlc::build;
 namespace cl = llvm::cl;
 
 namespace {
-
-/// The bytes of input \p path (`-` is stdin); null after printing
-/// `PATH: error: cannot read file: ...` when it cannot be read.
-std::unique_ptr<llvm::MemoryBuffer> readInput(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                   /*RequiresNullTerminator=*/
-                                                   false);
-  if (!buffer) {
-    llvm::errs() << path << ": error: cannot read file: "
-                 << buffer.getError().message() << '\n';
-    return nullptr;
-  }
-  return std::move(*buffer);
-}
-
-/// Prints the MLIR diagnostics of a back end (unsupported constructs,
-/// compiler failures) like every other diagnostic: `file:line:col:
-/// severity: message`, the source line, then the notes; with a \p sink,
-/// also keeps them there (for --diagnostics-file), marked with `stage`.
-struct BackendDiagnostics {
-  BackendDiagnostics(mlir::MLIRContext *ctx, const driver::FileResult &file,
-                     bool showSourceLines,
-                     std::vector<build::TargetDiagnostic> *sink = nullptr)
-      : handler(ctx, [this, &file, showSourceLines, sink](mlir::Diagnostic &d) {
-          Diagnostic diag = driver::toSourceDiagnostic(*file.tree, d);
-          DiagnosticPrintOptions print;
-          print.showSourceLine = showSourceLines;
-          printDiagnostic(llvm::errs(), diag, file.path, file.tree->lines(),
-                          print);
-          if (sink)
-            sink->push_back({std::move(diag), stage, target::isToolFailure(d)});
-          return mlir::success();
-        }) {}
-  BackendDiagnostics(const BackendDiagnostics &) = delete;
-  BackendDiagnostics &operator=(const BackendDiagnostics &) = delete;
-  /// What the back end is doing: lowering, or writing the artifacts.
-  build::TargetStage stage = build::TargetStage::Lowering;
-  mlir::ScopedDiagnosticHandler handler;
-};
 
 /// The target the kernels are analysed for. `cuda:A,B,...` (a fatbin for
 /// several architectures) is analysed as its oldest architecture, with the
@@ -150,89 +114,6 @@ std::optional<eval::TargetInfo> analysisTarget(llvm::StringRef spec) {
     result->sharedMemoryBytes = shared;
   }
   return result;
-}
-
-/// The architectures of a `cuda:A,B,...` target into \p archs; false after
-/// `tlc-build: error: WHAT: --target=...: why` when one is unknown.
-bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
-                           std::vector<std::string> &archs) {
-  auto parsed = target::parseCudaArchitectures(targetName.drop_front(5));
-  if (!parsed) {
-    llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
-                 << ": " << llvm::toString(parsed.takeError()) << "\n";
-    return false;
-  }
-  archs = std::move(*parsed);
-  return true;
-}
-
-/// The CDNA architectures of `hip:A,B,...` into \p archs; false after an
-/// error line naming \p what when one is unknown.
-bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
-                          std::vector<std::string> &archs) {
-  auto parsed = target::parseHipArchitectures(targetName.drop_front(4));
-  if (!parsed) {
-    llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
-                 << ": " << llvm::toString(parsed.takeError()) << "\n";
-    return false;
-  }
-  archs = std::move(*parsed);
-  return true;
-}
-
-/// `--diagnostics-file=PATH`: where every diagnostic of the build also
-/// goes, as `--format=json` prints them (DiagnosticsFile.h); empty for
-/// nowhere.
-std::string diagnosticsFile;
-
-/// `--environ-report=PATH`: where the environment variables each file's
-/// and instance's evaluation read go (EnvironReport.h); empty for nowhere.
-std::string environReportFile;
-
-/// Writes \p results' report to environReportFile, if any; false (after
-/// an error line) when it cannot be written.
-bool writeEnvironReportFile(llvm::ArrayRef<driver::FileResult> results) {
-  if (environReportFile.empty())
-    return true;
-  std::error_code ec;
-  llvm::raw_fd_ostream os(environReportFile, ec);
-  if (ec) {
-    llvm::errs() << "tlc-build: error: cannot write '" << environReportFile
-                 << "': " << ec.message() << "\n";
-    return false;
-  }
-  build::writeEnvironReport(results, os);
-  return true;
-}
-
-/// Analyses every input into \p results and prints the analysis
-/// diagnostics (unless \p quiet: a child build, whose parent printed them);
-/// false (after an error line) when a file cannot be read.
-bool analyzeInputs(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                   std::vector<driver::FileResult> &results,
-                   bool quiet = false) {
-  const driver::DriverOptions &opts = drv.getOptions();
-  for (const std::string &path : inputs) {
-    std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
-    if (!buffer)
-      return false;
-    results.push_back(drv.analyze(path, buffer->getBuffer()));
-  }
-  if (quiet)
-    return true;
-  driver::printDiagnostics(results, opts.format, opts.showSourceLines,
-                           llvm::errs());
-  if (!diagnosticsFile.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(diagnosticsFile, ec);
-    if (ec) {
-      llvm::errs() << "tlc-build: error: cannot write '" << diagnosticsFile
-                   << "': " << ec.message() << "\n";
-      return false;
-    }
-    driver::printDiagnostics(results, driver::DiagFormat::Json, false, os);
-  }
-  return writeEnvironReportFile(results);
 }
 
 /// How `-o` builds: in this process, or fanned out to child builds.
@@ -336,8 +217,9 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   diags.target.resize(results.size());
   int status = buildArtifactsOf(drv, results, diags, outDir, targetName,
                                 lineDirectives, cudaCompiler, lowering, plan);
-  if (!diagnosticsFile.empty()) {
-    bool written = build::writeDiagnosticsFile(diagnosticsFile, results, diags);
+  if (!reportFiles().diagnostics.empty()) {
+    bool written =
+        build::writeDiagnosticsFile(reportFiles().diagnostics, results, diags);
     for (const std::string &child : diags.childFiles)
       llvm::sys::fs::remove(child);
     if (!written)
@@ -377,8 +259,8 @@ int buildArtifactsOf(driver::Driver &drv,
                       {r.path, "--build-instance=" + name, "-o", outDir.str()});
       // Each child writes its target's diagnostics to a file of its own;
       // this process merges them into --diagnostics-file.
-      if (!diagnosticsFile.empty()) {
-        diags.childFiles.push_back(diagnosticsFile + ".job" +
+      if (!reportFiles().diagnostics.empty()) {
+        diags.childFiles.push_back(reportFiles().diagnostics + ".job" +
                                    std::to_string(jobs.size()));
         job.args.push_back("--diagnostics-file=" + diags.childFiles.back());
       }
@@ -436,188 +318,6 @@ int buildArtifactsOf(driver::Driver &drv,
     build.emit.layoutsOf = plan.layoutsOf;
     anyError |= mlir::failed(
         target::buildCpuArtifacts(*r.analysis.module, outDir, build));
-  }
-  return anyError ? 1 : 0;
-}
-
-/// `--emit=lowered|cuda|cpp|hip`: analyses every file and prints, per file,
-/// the lowered IR or the generated source of every kernel instance, writing
-/// nothing. Returns the exit status.
-int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                  llvm::StringRef kind, llvm::StringRef targetName,
-                  bool lineDirectives,
-                  const driver::LoweringOptions &lowering,
-                  llvm::StringRef layoutsOf) {
-  const driver::DriverOptions &opts = drv.getOptions();
-  llvm::StringRef kernelFilter = opts.eval.kernelFilter;
-  bool isCuda = targetName.starts_with("cuda:");
-  bool isHip = targetName.starts_with("hip:");
-  if (kind == "hip" && !isHip) {
-    llvm::errs() << "tlc-build: error: --emit=hip needs a HIP --target "
-                    "(hip:gfx90a, hip:gfx942, hip:gfx950), not '"
-                 << targetName << "'\n";
-    return 2;
-  }
-  if (kind == "lowered" && !driver::hasLoweredLevel(targetName)) {
-    llvm::errs() << "tlc-build: error: --emit=lowered: --target=" << targetName
-                 << " has no lowered level (the CPU target prints Tile IR "
-                    "directly: --emit=tile, --emit=cpp)\n";
-    return 2;
-  }
-  if (kind == "cuda" && !isCuda) {
-    llvm::errs() << "tlc-build: error: --emit=cuda needs a CUDA --target "
-                    "(cuda:sm_80 ... cuda:sm_100a), not '"
-                 << targetName << "'\n";
-    return 2;
-  }
-  if (kind == "cpp" && targetName != "cpu") {
-    llvm::errs() << "tlc-build: error: --emit=cpp prints the CPU target's "
-                    "C++; use --target=cpu\n";
-    return 2;
-  }
-  std::vector<std::string> cudaArchs, hipArchs;
-  if (isCuda &&
-      !readCudaArchitectures(("--emit=" + kind).str(), targetName, cudaArchs))
-    return 2;
-  if (isHip &&
-      !readHipArchitectures(("--emit=" + kind).str(), targetName, hipArchs))
-    return 2;
-  std::vector<driver::FileResult> results;
-  if (!analyzeInputs(drv, inputs, results))
-    return 2;
-  build::BuildDiagnostics diags;
-  diags.target.resize(results.size());
-  bool anyError = false;
-  llvm::raw_ostream &os = llvm::outs();
-  for (auto [index, r] : llvm::enumerate(results)) {
-    if (results.size() > 1)
-      os << "==> " << r.path << " <==\n";
-    if (hasErrors(r.diagnostics)) {
-      anyError = true;
-      continue;
-    }
-    if (!r.analysis.module)
-      continue;
-    mlir::ModuleOp module = *r.analysis.module;
-    BackendDiagnostics diagnostics(module.getContext(), r, opts.showSourceLines,
-                                   &diags.target[index]);
-    if (mlir::failed(driver::lowerForTarget(module, targetName, lowering))) {
-      anyError = true;
-      continue;
-    }
-    diagnostics.stage = build::TargetStage::Artifact;
-    if (kind == "lowered") {
-      mlir::OpPrintingFlags flags;
-      flags.assumeVerified();
-      if (opts.printLocations)
-        flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-      module.print(os, flags);
-      os << "\n";
-      anyError |= llvm::any_of(module.getOps<tile::FuncOp>(),
-                               [](tile::FuncOp f) {
-                                 return tile::hasLoweringFailed(f);
-                               });
-    } else if (kind == "cuda") {
-      target::CudaEmitOptions emit;
-      emit.lineDirectives = lineDirectives;
-      if (unsigned cc = target::getOldestComputeCapability(cudaArchs))
-        emit.minComputeCapability = cc;
-      anyError |= mlir::failed(
-          target::translateModuleToCuda(module, os, emit, kernelFilter));
-    } else if (kind == "hip") {
-      target::CudaEmitOptions emit;
-      emit.lineDirectives = lineDirectives;
-      anyError |= mlir::failed(target::translateModuleToCuda(
-          module, os, target::getHipEmitOptions(hipArchs, emit),
-          kernelFilter));
-    } else {
-      target::CppEmitOptions emit;
-      emit.layoutsOf = layoutsOf.str();
-      anyError |= mlir::failed(
-          target::translateModuleToCpp(module, os, emit, kernelFilter));
-    }
-  }
-  os.flush();
-  if (!diagnosticsFile.empty() &&
-      !build::writeDiagnosticsFile(diagnosticsFile, results, diags))
-    return 2;
-  return anyError ? 1 : 0;
-}
-
-/// `--emit=layout-svg`: a picture of the layout of every fragment and shared
-/// buffer of every instance (only buffers named \p buffer when given):
-/// into \p outputDir, one file each (their paths on stdout), or, without
-/// a directory, the one matching buffer's SVG on stdout. Returns the exit
-/// status.
-int emitLayoutSvg(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
-                  llvm::StringRef outputDir, llvm::StringRef buffer,
-                  llvm::StringRef targetName) {
-  std::vector<driver::FileResult> results;
-  if (!analyzeInputs(drv, inputs, results))
-    return 2;
-  bool anyError = false;
-  std::vector<driver::LayoutView> views;
-  for (driver::FileResult &r : results) {
-    anyError |= hasErrors(r.diagnostics);
-    for (driver::LayoutView &v :
-         driver::collectLayoutViews(r.analysis, *r.tree, targetName))
-      if (buffer.empty() || v.name == buffer)
-        views.push_back(std::move(v));
-  }
-  if (views.empty()) {
-    llvm::errs() << "tlc-build: error: --emit=layout-svg: no "
-                 << (buffer.empty() ? std::string("fragment or shared buffer")
-                                    : "buffer named '" + buffer.str() + "'")
-                 << " with a layout"
-                 << (anyError ? " (the file has errors)" : "") << "\n";
-    return anyError ? 1 : 2;
-  }
-  if (outputDir.empty()) {
-    if (views.size() > 1) {
-      llvm::errs() << "tlc-build: error: --emit=layout-svg without -o "
-                      "prints one picture, and "
-                   << views.size()
-                   << " buffers match; choose one with --buffer=NAME "
-                      "(--kernel=K, -D to bind one instance) or write them "
-                      "all with -o DIR:\n";
-      for (const driver::LayoutView &v : views)
-        llvm::errs() << "  " << v.name << " in "
-                     << (v.instance.empty() ? v.kernel : v.instance) << "\n";
-      return 2;
-    }
-    llvm::Expected<layout::LayoutMap> map = views.front().buildMap();
-    if (!map) {
-      llvm::errs() << "tlc-build: error: " << views.front().name << ": "
-                   << llvm::toString(map.takeError()) << "\n";
-      return 1;
-    }
-    llvm::outs() << layout::renderLayoutSvg(*map);
-    return anyError ? 1 : 0;
-  }
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tlc-build: error: cannot create '" << outputDir
-                 << "': " << ec.message() << "\n";
-    return 2;
-  }
-  for (const driver::LayoutView &v : views) {
-    llvm::Expected<layout::LayoutMap> map = v.buildMap();
-    if (!map) {
-      llvm::errs() << "tlc-build: error: " << v.name << ": "
-                   << llvm::toString(map.takeError()) << "\n";
-      anyError = true;
-      continue;
-    }
-    llvm::SmallString<256> path(outputDir);
-    llvm::sys::path::append(path, driver::layoutFileName(v));
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (ec) {
-      llvm::errs() << "tlc-build: error: cannot write '" << path
-                   << "': " << ec.message() << "\n";
-      return 2;
-    }
-    os << layout::renderLayoutSvg(*map);
-    llvm::outs() << path << "\n";
   }
   return anyError ? 1 : 0;
 }
@@ -889,8 +589,8 @@ int main(int argc, char **argv) {
           "'==> FILE <==' line.\n",
           &llvm::errs()))
     return 2;
-  diagnosticsFile = diagsFile;
-  environReportFile = environReport;
+  reportFiles().diagnostics = diagsFile;
+  reportFiles().environ = environReport;
 
   bool emitGeneratedKind = emit == "lowered" || emit == "cuda" ||
                            emit == "cpp" || emit == "hip";
@@ -1118,8 +818,8 @@ int main(int argc, char **argv) {
             for (const auto &[name, value] : config.defines)
               o.eval.defines.push_back({name, value});
             driver::Driver one(std::move(o));
-            diagnosticsFile = config.diagnosticsFile;
-            environReportFile = config.environReport;
+            reportFiles().diagnostics = config.diagnosticsFile;
+            reportFiles().environ = config.environReport;
             return buildArtifacts(one, inputs, config.outDir, target,
                                   lineDirectives, cudaCompiler, lowering, plan);
           });

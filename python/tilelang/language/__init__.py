@@ -28,7 +28,9 @@ for _name in ("bool", "int4", "int8", "int16", "int32", "int64", "uint4",
               "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
               "float32", "float64", "tfloat32", "float8_e4m3", "float8_e4m3fn",
               "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-              "float8_e8m0fnu", "float4_e2m1fn", "handle"):
+              "float8_e8m0fnu", "float4_e2m1fn", "handle", "float6_e2m3fn",
+              "float6_e3m2fn", "float4_e2m1_unpacked", "float6_e2m3fn_unpacked",
+              "float6_e3m2fn_unpacked"):
     globals()[_name] = dtype(_name)
 half = dtype("float16")
 float = dtype("float32")  # noqa: A001 - TileLang spells it T.float
@@ -274,10 +276,48 @@ def _fast_math(name):
     return intrinsic
 
 
+def _rounded_op(name, arity):
+    def intrinsic(*args):
+        from .. import _tir
+        if len(args) != arity:
+            raise TypeError(f"T.{name} takes {arity} operands, got "
+                            f"{len(args)}")
+        exprs = [a for a in args if isinstance(a, _tir.PrimExpr) and
+                 not isinstance(a, (_builtins.int, _builtins.float))]
+        if not exprs:
+            return Placeholder("T." + name, args)
+        dts = [dtype(str(getattr(a, "dtype", "float32"))) for a in args]
+        for dt in dts:
+            if dt.scalar not in _FAST_MATH_DTYPES:
+                raise TypeError(f"T.{name} only supports floating-point "
+                                f"inputs ({', '.join(_FAST_MATH_DTYPES)}), "
+                                f"got {dt}")
+        if len(set(map(str, dts))) != 1:
+            raise ValueError(f"T.{name} requires operands of the same dtype, "
+                             f"got {', '.join(map(str, dts))}")
+        return _tir.Call(str(dts[0]), "tl." + name, list(args))
+    intrinsic.__name__ = intrinsic.__qualname__ = name
+    intrinsic.__doc__ = (f"``T.{name}`` called by Python on ``tvm.tirx`` "
+                         "expressions: a ``tl." + name + "`` call of their "
+                         "float dtype; other dtypes raise TypeError, mixed "
+                         "ones ValueError (TileLang's checks). tlc builds "
+                         "it in kernels (one rounding, IEEE round to "
+                         "nearest).")
+    return intrinsic
+
+
+fma = _rounded_op("fma", 3)
+fmul = _rounded_op("fmul", 2)
+
 for _name in ("__exp", "__exp10", "__log", "__log2", "__log10", "__tan",
               "__cos", "__sin"):
     globals()[_name] = _fast_math(_name)
 
+
+# ``T.Layout`` / ``T.Fragment`` outside kernel bodies: objects that record
+# how they were made and evaluate TileLang's layout methods in Python
+# (``tilelang/_layout_objects.py``).
+from .._layout_objects import Fragment, Layout  # noqa: E402,F401
 
 # ``T.Var``: the class of symbolic sizes outside kernel bodies
 # (``isinstance(T.dynamic("m"), T.Var)``; ``T.Var("n", "int32")``), TIR's
