@@ -12,6 +12,8 @@
 #                  (tlc-run --verify): the default GEMM NN f16, 4 stages
 #                  persistent TN bf16, causal attention D64 and non-causal
 #                  D128 at fa_tiling.py's tilings, fp8 e4m3 128 x 256
+#                  (--accumulation C=456: tensor cores' 14-bit sums of K
+#                  products)
 #   fa.log         fa_ws_bench.py, B8 H32 S4096, causal and not, D64 and
 #                  D128, two rounds, SDPA cuDNN / flash in the same process
 #   gemm.log       gemm_graph_bench.py CONFIGS=record42,skinny_best: the
@@ -42,7 +44,7 @@ kernels=(
   "v_s4p_tn|$hg|-DM=1000 -DN=1000 -DK=200 -Dtrans_B=True -Ddtype=T.bfloat16 -Dnum_stages=4 --pass-config=tlc.persistent=True --pass-config=tlc.num_sms=4|new"
   "v_fac_d64_s333|$fac|-Dbatch=2 -Dheads=3 -Dseq_len=333 -Ddim=64 $c64|new"
   "v_facn_d128_s333|$fac|-Dbatch=1 -Dheads=2 -Dseq_len=333 -Ddim=128 $nc $n128|new"
-  "v_fp8|$f8|$R -Dblock_N=256 -Dthreads=256|new"
+  "v_fp8|$f8|$R -Dblock_N=256 -Dthreads=256|new|--accumulation C=456"
   "facn_d64|$fac|$big -Ddim=64 $nc $m192|new"
   "fac_d64|$fac|$big -Ddim=64 $c64|new"
   "fac_d128|$fac|$big -Ddim=128 $c128|new"

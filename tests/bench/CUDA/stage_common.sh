@@ -59,8 +59,8 @@ late() { [ "$SECONDS" -gt "$1" ] && { step "skipped $2: ${SECONDS}s spent"; retu
 left() { local t=$(($1 - SECONDS)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
 
 # The bench steps a go.sh shares, over its array `kernels` of
-# "name|file|bindings|builds" entries (builds: old and/or new; a v_* entry is
-# verified against the CPU target):
+# "name|file|bindings|builds[|tlc-run options]" entries (builds: old and/or
+# new; a v_* entry is verified against the CPU target, with the options):
 #   stage_build NPROC        builds each entry with each named build for
 #                            sm_90a into $W/BUILD/NAME, NPROC at a time, and
 #                            each v_* entry with the new build for the CPU
@@ -136,14 +136,15 @@ stage_cuda_changed() {
 }
 
 stage_verify() {
-  local deadline=$1 which v name builds; shift
+  local deadline=$1 which v name builds vargs; shift
   for which in "$@"; do
     for v in "${kernels[@]}"; do
-      IFS='|' read -r name _ _ builds <<< "$v"
+      IFS='|' read -r name _ _ builds vargs <<< "$v"
       [[ $name == v_* && " $builds " == *" $which "* ]] || continue
       late "$deadline" "verify $which $name" && continue
       echo "=== $which $name" >> "$O/verify.log"
-      xa "$O/verify.log" timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7
+      # shellcheck disable=SC2086  # vargs: the entry's tlc-run options
+      xa "$O/verify.log" timeout 60 "$RUN" "$W/$which/$name" --device cuda --verify --reference "$W/cpu/$name" --seed 7 $vargs
       echo "rc=$?" >> "$O/verify.log"
     done
   done
