@@ -108,7 +108,7 @@ stage_prebuild() {
 stage_build() {
   local jobs=() v name file defs builds which
   for v in "${kernels[@]}"; do
-    IFS='|' read -r name file defs builds <<< "$v"
+    IFS='|' read -r name file defs builds _ <<< "$v"
     for which in $builds; do jobs+=("$W/$which/$name|$which|$file|--target=cuda:sm_90a $defs"); done
     [[ $name == v_* ]] && jobs+=("$W/cpu/$name|new|$file|--target=cpu --layouts-of=cuda:sm_90a $defs")
   done
