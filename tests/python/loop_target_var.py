@@ -127,7 +127,9 @@ def main():
     except tilelang.TLCBuildError as e:
         where = f"loop_target_var.py:{line}:20: error: T.alloc_var 'acc' " \
             "is used after the region that declared it ended"
-        assert where in str(e), str(e)
+        # The message is TileLang's words; where it is, tlc's whole line.
+        assert where in e.diagnostic, e.diagnostic
+        assert str(e).startswith("T.alloc_var 'acc' is used after"), str(e)
     else:
         raise AssertionError("an expired T.alloc_var read was built")
 

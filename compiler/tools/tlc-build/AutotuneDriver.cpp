@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Autotune.h"
+#include "Inputs.h"
 #include "Jobs.h"
 
 #include "tlc/Driver/Driver.h"
@@ -43,15 +44,9 @@ int build::autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
                         llvm::StringRef outDir, llvm::StringRef targetName,
                         llvm::ArrayRef<std::string> childArgs,
                         unsigned jobCount, TuningOptions tuning) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                   /*RequiresNullTerminator=*/
-                                                   false);
-  if (!buffer) {
-    llvm::errs() << path
-                 << ": error: cannot read file: " << buffer.getError().message()
-                 << '\n';
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(path);
+  if (!buffer)
     return 2;
-  }
   // The instances (with their labels) that configuration I makes.
   struct ConfigAnalysis {
     std::vector<eval::InstanceInfo> instances;
@@ -62,7 +57,7 @@ int build::autotuneFile(const driver::DriverOptions &base, llvm::StringRef path,
     o.eval.autotuneConfig = index;
     driver::Driver drv(std::move(o));
     std::vector<driver::FileResult> r;
-    r.push_back(drv.analyze(path, (*buffer)->getBuffer()));
+    r.push_back(drv.analyze(path, buffer->getBuffer()));
     if (print)
       driver::printDiagnostics(r, base.format, base.showSourceLines,
                                llvm::errs());

@@ -27,9 +27,11 @@ std::unique_ptr<llvm::MemoryBuffer> readInput(llvm::StringRef path) {
   return std::move(*buffer);
 }
 
-bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
-                           std::vector<std::string> &archs) {
-  auto parsed = target::parseCudaArchitectures(targetName.drop_front(5));
+/// The architectures \p parsed lists, or an error line naming \p what and
+/// \p targetName.
+static bool readArchitectures(llvm::StringRef what, llvm::StringRef targetName,
+                              llvm::Expected<std::vector<std::string>> parsed,
+                              std::vector<std::string> &archs) {
   if (!parsed) {
     llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
                  << ": " << llvm::toString(parsed.takeError()) << "\n";
@@ -39,16 +41,18 @@ bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
   return true;
 }
 
+bool readCudaArchitectures(llvm::StringRef what, llvm::StringRef targetName,
+                           std::vector<std::string> &archs) {
+  return readArchitectures(
+      what, targetName,
+      target::parseCudaArchitectures(targetName.drop_front(5)), archs);
+}
+
 bool readHipArchitectures(llvm::StringRef what, llvm::StringRef targetName,
                           std::vector<std::string> &archs) {
-  auto parsed = target::parseHipArchitectures(targetName.drop_front(4));
-  if (!parsed) {
-    llvm::errs() << "tlc-build: error: " << what << ": --target=" << targetName
-                 << ": " << llvm::toString(parsed.takeError()) << "\n";
-    return false;
-  }
-  archs = std::move(*parsed);
-  return true;
+  return readArchitectures(
+      what, targetName, target::parseHipArchitectures(targetName.drop_front(4)),
+      archs);
 }
 
 ReportFiles &reportFiles() {
