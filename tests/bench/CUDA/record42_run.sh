@@ -30,11 +30,7 @@ S=$(cd "$(dirname "$0")" && pwd)
 source "$S/stage_common.sh"
 stage_begin "$S" /tmp/record42 560
 hg=$P/hopper_gemm.py; fac=$P/flash_attention_causal.py; f8=$P/fp8_gemm.py
-m192=$(python3 "$P/fa_tiling.py" --dim 64 --causal 0)
-c64=$(python3 "$P/fa_tiling.py" --dim 64 --causal 1)
-c128=$(python3 "$P/fa_tiling.py" --dim 128 --causal 1)
-n128=$(python3 "$P/fa_tiling.py" --dim 128 --causal 0)
-echo "fa_tiling: non-causal D64 $m192 | causal D64 $c64 | causal D128 $c128 | non-causal D128 $n128" >> "$O/verify.log"
+stage_fa_tilings
 big="-Dbatch=8 -Dheads=32 -Dseq_len=4096"
 nc="-Dis_causal=False"
 R="-DM=376 -DN=600 -DK=456"

@@ -91,6 +91,17 @@ xa() {
   local log=$1; shift
   if [ -n "${STAGE_DRY_RUN:-}" ]; then echo "+ $* >> $log"; else "$@" >> "$log" 2>&1; fi
 }
+# fa_tiling.py's tilings of attention, in m192 (non-causal D64), c64
+# (causal D64), c128 (causal D128) and n128 (non-causal D128), also written
+# to verify.log.
+stage_fa_tilings() {
+  m192=$(python3 "$P/fa_tiling.py" --dim 64 --causal 0)
+  c64=$(python3 "$P/fa_tiling.py" --dim 64 --causal 1)
+  c128=$(python3 "$P/fa_tiling.py" --dim 128 --causal 1)
+  n128=$(python3 "$P/fa_tiling.py" --dim 128 --causal 0)
+  echo "fa_tiling: non-causal D64 $m192 | causal D64 $c64 | causal D128 $c128 | non-causal D128 $n128" >> "$O/verify.log"
+}
+
 stage_prebuild() {
   local tag=$1 n=$2 until=$3 env=$4 i shard log; shift 4
   for i in $(seq 0 $((n - 1))); do
