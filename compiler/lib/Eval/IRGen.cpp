@@ -1002,6 +1002,19 @@ struct RampIndex {
 };
 } // namespace
 
+/// Lane \p lane of the vector value \p vec (`T.extract_lane`, which
+/// ScalarizeVectors folds).
+static mlir::Value extractLane(Interpreter &in, mlir::Value vec, int64_t lane,
+                               mlir::Location l) {
+  auto vt = mlir::cast<mlir::VectorType>(vec.getType());
+  mlir::Value k = in.ir->constInt(lane, in.ir->b.getI32Type(), l);
+  return tile::IntrinsicOp::create(
+             in.ir->b, l, mlir::TypeRange{vt.getElementType()},
+             in.ir->b.getStringAttr("T.extract_lane"), mlir::ValueRange{vec, k},
+             in.ir->b.getStrArrayAttr({"vec", "lane"}), mlir::DictionaryAttr())
+      ->getResult(0);
+}
+
 /// Lane \p lane of the vector index \p idx where it is a constant.
 static std::optional<int64_t> laneConstant(const RampIndex &idx, int64_t lane) {
   if (!idx.base)
@@ -1065,16 +1078,8 @@ static bool rampLaneIndices(Interpreter &in, RegionObj *reg,
       continue;
     }
     if (!ramp.base) {
-      auto vt = mlir::cast<mlir::VectorType>(ramp.vector.getType());
-      mlir::Value k = in.ir->constInt(lane, in.ir->b.getI32Type(), l);
-      mlir::Value x =
-          tile::IntrinsicOp::create(
-              in.ir->b, l, mlir::TypeRange{vt.getElementType()},
-              in.ir->b.getStringAttr("T.extract_lane"),
-              mlir::ValueRange{ramp.vector, k},
-              in.ir->b.getStrArrayAttr({"vec", "lane"}), mlir::DictionaryAttr())
-              ->getResult(0);
-      out.push_back(in.ir->convert(x, indexTy, l));
+      out.push_back(
+          in.ir->convert(extractLane(in, ramp.vector, lane, l), indexTy, l));
       continue;
     }
     mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
@@ -1135,19 +1140,11 @@ static Flow rampStoreVector(Interpreter &in, RegionObj *r,
     return Flow::Normal;
   mlir::Location l = in.ir->loc(at);
   mlir::Type want = in.ir->valueType(r->buffer->dtype);
-  auto vt = mlir::cast<mlir::VectorType>(v->value.getType());
   for (int64_t lane = 0; lane < dst.lanes; ++lane) {
     llvm::SmallVector<mlir::Value, 4> to;
     if (!rampLaneIndices(in, r, dst, lane, at, to))
       return Flow::Normal;
-    mlir::Value k = in.ir->constInt(lane, in.ir->b.getI32Type(), l);
-    mlir::Value x =
-        tile::IntrinsicOp::create(
-            in.ir->b, l, mlir::TypeRange{vt.getElementType()},
-            in.ir->b.getStringAttr("T.extract_lane"),
-            mlir::ValueRange{v->value, k},
-            in.ir->b.getStrArrayAttr({"vec", "lane"}), mlir::DictionaryAttr())
-            ->getResult(0);
+    mlir::Value x = extractLane(in, v->value, lane, l);
     x = in.ir->convert(x, want, l,
                        v->dtype.getElementType().isUnsignedInteger());
     tile::StoreOp::create(in.ir->b, l, x, r->buffer->value, to);

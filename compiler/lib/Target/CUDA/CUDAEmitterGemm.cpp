@@ -128,11 +128,12 @@ Emitter::OriginAlignment Emitter::originAlignment(Value operand,
     v = r.getSource();
   }
   auto root = cast<BufferType>(v.getType());
-  if (!root.isStatic() || bits % 8)
+  if (!root.isStatic())
     return result;
-  // The byte offset x lies in [lo, hi] and is `base` modulo `step` (0: it
-  // is exactly `base`).
-  int64_t base = 0, step = 0, lo = 0, hi = 0, stride = bits / 8;
+  // In bits (sub-byte elements): the offset x lies in [lo, hi] and is
+  // `base` modulo `step` (0: it is exactly `base`).
+  align *= 8;
+  int64_t base = 0, step = 0, lo = 0, hi = 0, stride = bits;
   for (int d = int(root.getRank()) - 1; d >= 0; --d) {
     base += origin[d] * stride;
     const IndexRange &x = dynamic[d];
@@ -145,8 +146,8 @@ Emitter::OriginAlignment Emitter::originAlignment(Value operand,
   }
   lo += base;
   hi += base;
-  result.lo = lo;
-  result.hi = hi;
+  result.lo = lo / 8;
+  result.hi = hi / 8;
   if (!step) {
     result.kind =
         base % align ? OriginAlignment::Never : OriginAlignment::Aligned;

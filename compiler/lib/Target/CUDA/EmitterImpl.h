@@ -356,8 +356,8 @@ public:
       /// unknown.
       Maybe,
     } kind = Aligned;
-    /// The byte offsets it may start at, [lo, hi] (lo == hi: one), where
-    /// `known`.
+    /// The byte offsets it may start at, [lo, hi] (lo == hi: one; a
+    /// sub-byte element's offset rounded down), where `known`.
     int64_t lo = 0, hi = 0;
     bool known = true;
   };
