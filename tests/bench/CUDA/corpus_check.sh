@@ -1,6 +1,8 @@
 #!/bin/bash
 # Corpus check on the H200: every TileLang file of S/corpus (or
-# S/$CORPUS) built for cuda:sm_90a and cpu with tlc-build on the device
+# S/$CORPUS; a tree of folders is walked, its files named by their path
+# under it with '/' as '__', so a program imports its sibling modules as
+# in its repository) built for cuda:sm_90a and cpu with tlc-build on the device
 # host (16 cores), then tlc-run --device cuda --verify against the CPU
 # target with the same inputs. Usage (S holds bin/tlc-build, bin/tlc-run
 # and the corpus): LIMIT=SECONDS PAR=N OUT=DIR bash corpus_check.sh S
@@ -20,17 +22,19 @@
 S=${1:-$(dirname "$0")}; O=${OUT:-out}; mkdir -p $O/logs
 A=/tmp/art; mkdir -p $A
 export TLC_CACHE_DIR=/tmp/tlc-cache
+# The name of a corpus file: its path under the corpus, '/' written '__'.
+name() { local r=${1#$S/${CORPUS:-corpus}/}; r=${r%.py}; echo "${r//\//__}"; }
 build() { # file
-  n=$(basename $1 .py)
+  n=$(name $1)
   timeout ${BUILD_LIMIT:-120} $S/bin/tlc-build --target=cuda:sm_90a -o $A/cuda/$n $1 > $O/logs/$n.build-cuda 2>&1; echo "cuda $?" > $A/$n.rc
   timeout ${BUILD_LIMIT:-240} $S/bin/tlc-build --target=cpu --layouts-of=cuda:sm_90a -o $A/cpu/$n $1 > $O/logs/$n.build-cpu 2>&1; echo "cpu $?" >> $A/$n.rc
 }
-export -f build; export S O A
+export -f name build; export S O A CORPUS
 SECONDS=0
-ls $S/${CORPUS:-corpus}/*.py | xargs -P 16 -I{} bash -c 'build {}'
+find $S/${CORPUS:-corpus} -name '*.py' | sort | xargs -P 16 -I{} bash -c 'build {}'
 echo "built in ${SECONDS}s"
 verify() {
-  n=$(basename $1 .py)
+  n=$(name $1)
   if grep -q "cuda 0" $A/$n.rc && grep -q "cpu 0" $A/$n.rc; then
     t0=$SECONDS
     # Per-program tlc-run options (inputs that suit the kernel, tolerances
@@ -51,7 +55,7 @@ verify() {
   fi
 }
 export -f verify
-ls $S/${CORPUS:-corpus}/*.py | xargs -P ${PAR:-4} -I{} bash -c 'verify {}' | sort > $O/summary.txt
+find $S/${CORPUS:-corpus} -name '*.py' | sort | xargs -P ${PAR:-4} -I{} bash -c 'verify {}' | sort > $O/summary.txt
 echo "total ${SECONDS}s"
 cat $O/summary.txt
 for f in $O/logs/*.run; do echo "=== $f"; grep -v "^  ran:" $f | tail -12; done > $O/runlogs.txt
