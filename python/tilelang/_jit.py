@@ -472,8 +472,8 @@ def _defines_for(bound, defaults, kernel, rep=None, nested=False):
             raise TypeError(
                 f"kernel '{kernel}': cannot pass {name}={value!r} to tlc "
                 "(parameters must be int, float, bool, None, str, a dtype, "
-                "a function, lambda or functools.partial of the script, or "
-                "a tuple / list of these)")
+                "a function, lambda or functools.partial of the script, a "
+                "T.Layout / T.Fragment, or a tuple / list of these)")
         defines[name] = text
     return defines
 
