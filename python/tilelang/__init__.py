@@ -38,7 +38,7 @@ from ._runtime import KernelRunError  # noqa: F401
 from ._verify_cpu import tlc_verify_cpu, report as tlc_verify_cpu_report  # noqa: F401
 from .autotuner import autotune, AutoTuner, set_autotune_inputs  # noqa: F401
 from .math import cdiv, next_power_of_2  # noqa: F401
-from .profiler import do_bench, Profiler, TensorSupplyType  # noqa: F401
+from .profiler import do_bench, Profiler, TensorSupplyType, TensorDistribution  # noqa: F401
 from .transform import PassConfigKey  # noqa: F401
 from . import testing, profiler, autotuner, utils, layout, transform  # noqa: F401,E402
 from . import math  # noqa: F401,E402

@@ -204,13 +204,7 @@ class Representer:
             return self._emit(value._tlc_name,
                               f"__TLC_NAME__ = __tlc_T.{value._tlc_name}\n")
         if isinstance(value, Layout):
-            # tlc-build binds a -D name of the built copy to a module-level
-            # callable only (Eval's parseDefine), not to a layout object.
-            raise CallableError(
-                f"{value!r} is a layout made in Python; tlc builds a layout "
-                "argument only when the script makes it where tlc "
-                "evaluates it (at module level or in the factory), not "
-                "passed from Python")
+            return self._layout(value)
         from .language._objects import Placeholder
         if isinstance(value, Placeholder) and not value._args and \
                 re.fullmatch(r"T(\.[A-Za-z_]\w*)+", value._text):
@@ -289,6 +283,28 @@ class Representer:
                 f"def __TLC_NAME___make({params}):\n{body}"
                 f"__TLC_NAME__ = __TLC_NAME___make({args})\n")
         return self._emit(stem, text)
+
+    def _layout(self, layout):
+        """A layout made in Python (``T.Fragment((M, N), forward_fn=f)``,
+        ``layout.repeat(...)``): its construction, replayed at module level
+        of the built copy (tlc-build binds a -D name to a module-level
+        layout as to a callable). Its forward functions and arguments are
+        represented as other arguments are: what cannot be is a
+        CallableError naming it."""
+        recipe = layout._recipe
+        if recipe[0] == "method":
+            _, base, method, args, kwargs = recipe
+            head = f"{self.reference(base)}.{method}"
+        else:
+            _, ctor, args, kwargs = recipe
+            head = f"__tlc_T.{ctor}"
+        try:
+            parts = [self.literal(a) for a in args] + \
+                [f"{k}={self.literal(v)}" for k, v in kwargs.items()]
+        except CallableError as e:
+            raise CallableError(f"layout {layout!r}: {e}") from None
+        return self._emit(type(layout)._tlc_name,
+                          f"__TLC_NAME__ = {head}({', '.join(parts)})\n")
 
     # -- the copy of the script ------------------------------------------------
 

@@ -17,6 +17,7 @@ import numbers
 import inspect
 import os
 import threading
+import types
 
 from . import _attrs, _build, _callables, _nested, _script_env
 from .env import env as _env_vars
@@ -472,8 +473,8 @@ def _defines_for(bound, defaults, kernel, rep=None, nested=False):
             raise TypeError(
                 f"kernel '{kernel}': cannot pass {name}={value!r} to tlc "
                 "(parameters must be int, float, bool, None, str, a dtype, "
-                "a function, lambda or functools.partial of the script, or "
-                "a tuple / list of these)")
+                "a function, lambda or functools.partial of the script, a "
+                "T.Layout / T.Fragment, or a tuple / list of these)")
         defines[name] = text
     return defines
 
@@ -1016,6 +1017,10 @@ def prim_func_build_inputs(func):
     defines = {}
     rep = _callables.Representer(func.source_file,
                                  getattr(func.fn, "__globals__", None))
+    if func.factory is None:
+        hidden = _hidden_prim_func_inputs(func, rep)
+        if hidden is not None:
+            build_file, build_kernel, defines = hidden
     if func.factory_code is not None and func.factory_nested:
         # A prim_func made by a factory defined inside another function.
         build_file, build_kernel = _nested.lift(
@@ -1035,6 +1040,71 @@ def prim_func_build_inputs(func):
             if name in used:
                 raise
     return rep.build_file(build_file), build_kernel, defines
+
+
+def _module_statement(fn, source_file):
+    """Whether module-level function ``fn`` is defined by a statement of
+    the module's top level of ``source_file`` (not inside an ``if``, a
+    ``with``, a ``try`` ...). True where the package cannot tell."""
+    try:
+        with open(source_file, encoding="utf-8",
+                  errors="surrogateescape") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return True
+    first = fn.__code__.co_firstlineno
+
+    def starts(node):
+        lines = [d.lineno for d in node.decorator_list] + [node.lineno]
+        return first in lines
+
+    found = [n for n in ast.walk(tree)
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+             n.name == fn.__name__ and starts(n)]
+    if len(found) != 1:
+        return True
+    return any(n is found[0] for n in tree.body)
+
+
+def _hidden_prim_func_inputs(func, rep):
+    """``(build_file, kernel, defines)`` for a prim_func defined at module
+    level inside a block tlc does not run when it evaluates the module,
+    such as ``if __name__ == "__main__":`` (TileLang's issue-2528 test
+    defines ``kernel_3d`` there); None for one at the module's top level.
+    TileLang traces the function where it is defined, reading the globals
+    it uses then; the package builds a copy of it inside a module-level
+    factory whose parameters are the globals it reads that hold values it
+    can pass (modules are imported inside the factory), bound to their
+    values at the definition."""
+    fn = func.fn
+    if func.factory is not None or \
+            _module_statement(fn, func.source_file):
+        return None
+    try:
+        node = _attrs._function_node(fn)
+    except (OSError, TypeError, SyntaxError):
+        return None
+    if node is None:
+        return None
+    g = func.definition_globals
+    if g is None:
+        g = getattr(fn, "__globals__", {})
+    params = set(inspect.signature(fn).parameters)
+    values = {}
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Name) or \
+                not isinstance(sub.ctx, ast.Load) or \
+                sub.id in params or sub.id in values or sub.id not in g:
+            continue
+        value = g[sub.id]
+        if isinstance(value, types.ModuleType) or \
+                _build.format_define(value) is not None:
+            values[sub.id] = value
+    defines = _nested.check_defines(fn.__name__, "the module", values, rep)
+    build_file, kernel = _nested.lift_prim_func(
+        func.source_file, fn.__code__, list(values),
+        imports=_nested.module_names(values))
+    return build_file, kernel, defines
 
 
 class _Deferred(threading.local):

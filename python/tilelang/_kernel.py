@@ -221,9 +221,19 @@ class JITKernel:
         """Every parameter as a :class:`KernelParam`."""
         return [KernelParam(p) for p in self.params]
 
-    def get_profiler(self, tensor_supply_type=None):
+    def get_profiler(self, tensor_supply_type=None,
+                     tensor_distribution=None):
+        """A :class:`~tilelang.profiler.Profiler` drawing inputs as
+        ``tensor_supply_type`` says (``tensor_distribution``: TileLang's
+        other name of it)."""
         from .profiler import Profiler, TensorSupplyType
-        return Profiler(self, tensor_supply_type or TensorSupplyType.Auto)
+        if tensor_supply_type is not None and \
+                tensor_distribution is not None and \
+                tensor_supply_type != tensor_distribution:
+            raise TypeError("get_profiler() got both tensor_supply_type and "
+                            "tensor_distribution")
+        return Profiler(self, tensor_supply_type or tensor_distribution or
+                        TensorSupplyType.Auto)
 
     def run_once(self, func=None):
         """Runs the kernel (or ``func``) once on inputs drawn as

@@ -149,7 +149,7 @@ def _fill(module):
         for cls in ("IntImm", "FloatImm", "PrimExpr", "Stmt", "Buffer",
                     "BufferLoad", "BufferStore", "For", "IfThenElse",
                     "While", "SeqStmt", "AttrStmt", "Evaluate", "Call",
-                    "Shuffle"):
+                    "Shuffle", "Min", "Max"):
             setattr(module, cls, getattr(_tir, cls))
         module.decl_buffer = _tir.decl_buffer
         for sub in ("stmt_functor", "analysis"):

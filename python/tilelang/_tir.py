@@ -16,12 +16,16 @@ would build) and models exactly this:
   tile operation (``tl.copy``, ``tl.gemm``, ``tl.loop_break`` ...);
 * expressions: ``IntImm`` / ``FloatImm`` for constants (after tlc's
   constant folding: ``B[0] = table[144]`` stores an ``IntImm``),
-  ``BufferLoad``, loop ``Var``s and opaque ``Call``s named after the Tile
-  IR operation for everything else;
+  ``BufferLoad``, loop ``Var``s, ``Min`` / ``Max`` (an ``arith.min*`` /
+  ``arith.max*``, the dtype its operation says: ``minui`` on ``i16`` is
+  ``uint16``) and opaque ``Call``s named after the Tile IR operation for
+  everything else;
 * buffers: ``Buffer`` with ``name`` (the Tile IR value's name: a
   parameter's own name, ``var`` / ``shared`` / ``frag`` for allocations),
   ``shape``, ``dtype`` and ``scope()``.
 
+``stmt_functor.post_order_visit`` visits statements and the expressions in
+them, children first, as TVM's does.
 ``node.script()`` / ``PrimFunc.script()`` print the view in TVMScript's
 statement forms (``tilelang/_tir_script.py``). Not modelled: structural
 equality of statements, expression trees beyond the above, and any
@@ -138,6 +142,25 @@ class Op:
 
     def __repr__(self):
         return f"Op({self.name})"
+
+
+class _MinMax(PrimExpr):
+    _fields = ("a", "b")
+
+    def __init__(self, a, b, dtype="int32"):
+        self.a = a
+        self.b = b
+        self.dtype = str(dtype)
+
+
+class Min(_MinMax):
+    """``tvm.tirx.Min``: the smaller of ``a`` and ``b`` (a Tile IR
+    ``arith.min*``; its dtype is the operation's: ``arith.minui`` on
+    ``i16`` is ``uint16``)."""
+
+
+class Max(_MinMax):
+    """``tvm.tirx.Max`` (an ``arith.max*``)."""
 
 
 class Buffer(Node):
@@ -307,9 +330,43 @@ def _children(node):
     return []
 
 
+def _expr_children(node):
+    """The expressions a node holds, in the order TVM's StmtExprVisitor
+    visits them (a statement's before its child statements)."""
+    if isinstance(node, BufferStore):
+        return [node.value] + list(node.indices)
+    if isinstance(node, BufferLoad):
+        return list(node.indices)
+    if isinstance(node, For):
+        return [node.min, node.extent]
+    if isinstance(node, (IfThenElse, While)):
+        return [node.condition] if not isinstance(node.condition, Stmt) \
+            else []
+    if isinstance(node, AttrStmt):
+        return list(node.value) if isinstance(node.value, list) \
+            else [node.value]
+    if isinstance(node, Evaluate):
+        return [node.value]
+    if isinstance(node, Call):
+        return list(node.args)
+    if isinstance(node, _MinMax):
+        return [node.a, node.b]
+    if isinstance(node, Shuffle):
+        return list(node.vectors)
+    return []
+
+
 def post_order_visit(stmt, fvisit):
-    """Calls ``fvisit`` on every statement under ``stmt``, children first
-    (statements only: this view does not visit expressions)."""
+    """Calls ``fvisit`` on every node under ``stmt``, children first:
+    statements and, as TVM's visitor does, the expressions they hold
+    (values, indices, loop bounds, conditions, call arguments; constants
+    and variables included)."""
+    if isinstance(stmt, While) and isinstance(stmt.condition, Stmt):
+        post_order_visit(stmt.condition, fvisit)
+    for child in _expr_children(stmt):
+        if isinstance(child, (Node, PrimExpr, int, float)) and \
+                not isinstance(child, (bool, Buffer)):
+            post_order_visit(child, fvisit)
     for child in _children(stmt):
         post_order_visit(child, fvisit)
     fvisit(stmt)
@@ -398,7 +455,8 @@ def undefined_vars(node, defined=()):
 _TYPE = re.compile(r"!tile\.buffer<\[([^\]]*)\],\s*([A-Za-z0-9]+),\s*([\w.]+)>")
 _DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32",
            "f64": "float64", "i1": "bool", "i8": "int8", "i16": "int16",
-           "i32": "int32", "i64": "int64", "index": "int32"}
+           "i32": "int32", "i64": "int64", "ui8": "uint8", "ui16": "uint16",
+           "ui32": "uint32", "ui64": "uint64", "index": "int32"}
 _LOOP = re.compile(r"^tile\.(for|pipelined) %([\w.]+) = (\S+) to (\S+)"
                    r"(?: step (\S+))?(.*)\{$")
 
@@ -451,7 +509,7 @@ class _Reader:
         return dims, _dtype(m.group(2)), m.group(3)
 
     def statement(self, line):
-        m = re.match(r"^(%[\w.]+) = arith\.constant (\S+) : (\w+)", line)
+        m = re.match(r"^(%[\w.-]+) = arith\.constant (\S+) : (\w+)", line)
         if m:
             text, ty = m.group(2), m.group(3)
             if ty.startswith("f") or ty.startswith("bf"):
@@ -481,9 +539,20 @@ class _Reader:
         if m:  # a symbolic size (T.dynamic / T.const): a Var of its name
             self.define(m.group(1), Var(m.group(2)))
             return None
+        # (Constants' names hold a minus sign: %c-3_i32.)
+        m = re.match(r"^(%[\w.]+) = arith\.(min|max)(ui|si|imumf|numf) "
+                     r"(%[\w.-]+), (%[\w.-]+) : (\w+)", line)
+        if m:
+            ty = _dtype(m.group(6))
+            if m.group(3) == "ui":
+                ty = "u" + ty
+            cls = Min if m.group(2) == "min" else Max
+            self.define(m.group(1), cls(self.value(m.group(4)),
+                                        self.value(m.group(5)), ty))
+            return None
         m = re.match(r"^(%[\w.]+) = ([\w.]+)(.*)", line)
         if m:
-            ops = re.findall(r"%[\w.]+", m.group(3).split(" : ")[0])
+            ops = re.findall(r"%[\w.-]+", m.group(3).split(" : ")[0])
             self.define(m.group(1), Call("int32", m.group(2),
                                          [self.value(o) for o in ops]))
             return None

@@ -15,6 +15,7 @@ one (``autotune cache hit`` is printed).
 
 import contextlib
 import hashlib
+import inspect
 import json
 import os
 import threading
@@ -105,6 +106,24 @@ def _split_config(cfg):
     way)."""
     args = {k: v for k, v in cfg.items() if k not in _BUILD_KEYS}
     return args, (cfg.get("pass_configs"), cfg.get("compile_flags"))
+
+
+def _check_config_keys(fn, configs):
+    """TileLang's ``AutoTuner.run`` check: a configuration key that names
+    no parameter of the tuned function (besides ``pass_configs`` /
+    ``compile_flags``) is a ValueError, not a failed build of every
+    configuration. A function taking ``**kwargs`` takes any key."""
+    fn = getattr(fn, "fn", fn)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    for cfg in configs:
+        unused = set(_split_config(cfg)[0]) - set(params)
+        if unused:
+            raise ValueError(f"Unused keys in config: {unused}")
 
 
 class _TrialReporter:
@@ -823,6 +842,7 @@ class AutoTuner:
         args, kwargs = self.call_args
         configs = self.configs() if callable(self.configs) else \
             list(self.configs)
+        _check_config_keys(self.fn, configs)
 
         def build_one(cfg):
             cfg, (pass_configs, compile_flags) = _split_config(cfg)

@@ -23,7 +23,9 @@ with Debian's CPU-only torch (1.13):
   rounded back to the operands' dtype, as the GPU's half-precision kernels
   accumulate in float32 and round once;
 * ``tilelang.testing.requires_cuda`` lets the test run;
-* ``@torch.compile`` (torch >= 2) leaves what it decorates as it is.
+* ``@torch.compile`` (torch >= 2) leaves what it decorates as it is;
+* in a flat corpus (upstream's ``examples/DIR/FILE.py`` stored as
+  ``DIR__FILE.py``) a script's sibling import ``FILE`` finds ``DIR__FILE.py``.
 
 The script's own checks decide the exit status. Nothing here changes what a
 kernel computes: tlc's CPU target runs the same Tile IR instance that a CUDA
@@ -231,6 +233,29 @@ def _install():
     mode.__enter__()
 
 
+class _FlatSiblings:
+    """Sibling imports of a script of a flat corpus: /work/corpus holds
+    upstream's ``examples/flash_decoding/example_gqa_decode.py`` as
+    ``flash_decoding__example_gqa_decode.py``; a script of that folder
+    (``flash_decoding__test_example_flash_decoding.py``) imports
+    ``example_gqa_decode``, which is then that file, as upstream's folder
+    layout makes it. Only a module no other path has."""
+
+    def __init__(self, directory, prefix):
+        self.directory = directory
+        self.prefix = prefix
+
+    def find_spec(self, name, path=None, target=None):
+        import importlib.util
+        if path is not None or "." in name:
+            return None
+        candidate = os.path.join(self.directory,
+                                 f"{self.prefix}__{name}.py")
+        if not os.path.isfile(candidate):
+            return None
+        return importlib.util.spec_from_file_location(name, candidate)
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -238,6 +263,10 @@ def main():
     script = os.path.abspath(sys.argv[1])
     sys.argv = sys.argv[1:]
     sys.path.insert(0, os.path.dirname(script))
+    stem = os.path.basename(script)
+    if "__" in stem.strip("_"):
+        sys.meta_path.append(_FlatSiblings(os.path.dirname(script),
+                                           stem.rsplit("__", 1)[0]))
     _install()
     runpy.run_path(script, run_name="__main__")
     return 0

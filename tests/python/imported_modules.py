@@ -22,7 +22,10 @@ their code computes with (CPU machine, no CUDA toolkit needed):
   its command line, and its errors (no toolkit, a failing nvcc);
   ``get_target_compute_version`` of a ``tvm.target.Target``,
   ``get_nvcc_compiler`` and ``default_compile_options`` (tlc's nvcc flags
-  and the include directory of its device headers).
+  and the include directory of its device headers);
+* ``from tilelang.tileop.base import GemmWarpPolicy`` (the AMD flash
+  attention example): ``T.GemmWarpPolicy``, in Python and in a kernel tlc
+  builds (a GEMM against torch).
 """
 
 import os
@@ -39,6 +42,7 @@ from tilelang.cuda.intrinsics.macro.mma_macro_generator import \
 from tilelang.cuda.intrinsics.macro.wgmma_macro_generator import \
     select_wgmma_inst_n
 from tilelang.language.dtypes import is_f8f6f4_family, is_float6_unpacked
+from tilelang.tileop.base import GemmWarpPolicy
 from tilelang.transform.simplify import apply_simplify
 from tvm.target import Target
 
@@ -252,7 +256,33 @@ def compile_cuda():
         os.environ["PATH"] = saved["PATH"]
 
 
+@tilelang.jit(out_idx=[-1], target="cpu")
+def policy_gemm(M=32, N=64, K=32):
+    @T.prim_func
+    def main(A: T.Tensor((M, K), T.float32), B: T.Tensor((K, N), T.float32),
+             C: T.Tensor((M, N), T.float32)):
+        with T.Kernel(1, threads=128):
+            a = T.alloc_shared((M, K), T.float32)
+            b = T.alloc_shared((K, N), T.float32)
+            c = T.alloc_fragment((M, N), T.float32)
+            T.copy(A, a)
+            T.copy(B, b)
+            T.clear(c)
+            T.gemm(a, b, c, policy=GemmWarpPolicy.FullRow)
+            T.copy(c, C)
+    return main
+
+
+def tileop():
+    import torch
+    assert GemmWarpPolicy is T.GemmWarpPolicy
+    a = torch.randint(-3, 4, (32, 32)).float()
+    b = torch.randint(-3, 4, (32, 64)).float()
+    assert torch.equal(policy_gemm()(a, b), a @ b)
+
+
 def main():
+    tileop()
     dtypes()
     targets()
     intrinsics()

@@ -260,6 +260,13 @@ def test_profiler_inputs():
         assert abs(float(x.double().mean())) < 0.02 and abs(float(x.double().std()) - 1) < 0.02
     h, f, d, i8, u8 = inputs(T_.Integer)
     assert sorted(set(h.flatten().tolist())) == [-2.0, -1.0, 0.0, 1.0, 2.0]
+    # TileLang's other name of the enum and of the keyword (scripts of its
+    # April 2025 rename: get_profiler(tensor_distribution=...)).
+    assert tilelang.TensorDistribution is T_
+    h = kernel.get_profiler(tensor_distribution=tilelang.TensorDistribution.Integer)._get_inputs()[0]
+    assert sorted(set(h.flatten().tolist())) == [-2.0, -1.0, 0.0, 1.0, 2.0]
+    h = kernel.get_profiler(tilelang.TensorDistribution.Randn)._get_inputs()[0]
+    assert abs(float(h.double().std()) - 1) < 0.02
 
 
 def _parametrize(names, values):

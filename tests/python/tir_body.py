@@ -75,6 +75,48 @@ def test_loops_conditions_and_vars():
     assert int(cond.else_case.value) == 7
 
 
+def test_min_max_and_expressions_visited():
+    # TVM's post_order_visit visits the expressions of statements too
+    # (TileLang's issue-2615 test counts the tirx.Min nodes of a store's
+    # value); Min / Max carry their operation's dtype.
+    @T.prim_func
+    def clamp(A: T.Tensor((8,), "uint16"), B: T.Tensor((8,), "int32"),
+              C: T.Tensor((8,), "uint16"), D: T.Tensor((8,), "int32")):
+        with T.Kernel(1, threads=8):
+            for i in T.serial(8):
+                C[i] = T.min(A[i], T.uint16(300))
+                D[i] = T.max(B[i], -3)
+
+    order = []
+    tirx.stmt_functor.post_order_visit(clamp.body, order.append)
+    mins = [n for n in order if isinstance(n, tirx.Min)]
+    maxs = [n for n in order if isinstance(n, tirx.Max)]
+    assert [m.dtype for m in mins] == ["uint16"], mins
+    assert [m.dtype for m in maxs] == ["int32"], maxs
+    loads = [x for x in (mins[0].a, mins[0].b)
+             if isinstance(x, tirx.BufferLoad)]
+    assert [(x.buffer.name, x.dtype) for x in loads] == [("A", "uint16")]
+    assert 300 in [int(x) for x in (mins[0].a, mins[0].b)
+                   if isinstance(x, int)]
+    assert -3 in [int(x) for x in (maxs[0].a, maxs[0].b)
+                  if isinstance(x, int)]
+    # Children first: the load of A, then the Min, then its store.
+    store = next(n for n in order if isinstance(n, tirx.BufferStore) and
+                 n.buffer.name == "C")
+    assert order.index(loads[0]) < order.index(mins[0]) < \
+        order.index(store)
+    assert any(type(n).__name__ == "Var" and n.name == "i" for n in order)
+    kernel = tilelang.compile(clamp)
+    a = np.array([0, 1, 299, 300, 301, 1000, 65535, 7], dtype=np.uint16)
+    b = np.array([-10, -3, -2, 0, 5, -4, 2**31 - 1, -2**31],
+                 dtype=np.int32)
+    c = np.zeros(8, np.uint16)
+    d = np.zeros(8, np.int32)
+    kernel(a, b, c, d)
+    assert np.array_equal(c, np.minimum(a, np.uint16(300)))
+    assert np.array_equal(d, np.maximum(b, np.int32(-3)))
+
+
 @pytest.mark.parametrize("scale", [3, -2])
 def test_defined_in_a_test_with_later_inspection(scale):
     # tlc builds this prim_func by evaluating this test function (scale

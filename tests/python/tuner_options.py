@@ -9,7 +9,8 @@ target, against torch):
   configuration after the first is stopped early and the first is chosen;
   without it, all are timed;
 * ``do_bench(dynamic_symbolic_constraints={"m": ...})`` under the name
-  given to ``T.dynamic``, and the ``ValueError`` naming a missing symbol.
+  given to ``T.dynamic``, and the ``ValueError`` naming a missing symbol;
+* a configuration key that names no parameter: TileLang's ValueError.
 """
 
 import torch
@@ -125,7 +126,21 @@ def check_dynamic_constraints():
     print("dynamic_symbolic_constraints: OK")
 
 
+def check_unused_keys():
+    # TileLang's AutoTuner.run: a key naming no parameter of the factory
+    # (example_convolution.py's roller configurations add
+    # 'enable_rasteration') is a ValueError before anything is built.
+    try:
+        tuner([dict(CONFIGS[0], enable_rasteration=True)])
+    except ValueError as e:
+        assert str(e) == "Unused keys in config: {'enable_rasteration'}", e
+    else:
+        raise AssertionError("an unused configuration key was accepted")
+    print("unused keys: OK")
+
+
 def main():
+    check_unused_keys()
     check_pass_configs()
     check_early_stop()
     check_dynamic_constraints()

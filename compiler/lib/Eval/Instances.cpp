@@ -87,14 +87,16 @@ static bool isDefineIdentifier(llvm::StringRef text) {
   return llvm::all_of(text, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// Whether a module global a -D value names is a callable it may bind: a
-/// user function or lambda, a functools.partial, a macro, a T.* primitive,
-/// a builtin (`range`, `min`: `-Dloop=NAME` where the package appended
-/// `NAME = range`).
+/// Whether a module global a -D value names is a value it may bind: a
+/// callable (a user function or lambda, a functools.partial, a macro, a T.*
+/// primitive, a builtin: `range`, `min`; `-Dloop=NAME` where the package
+/// appended `NAME = range`) or a layout (`-Dloop_layout=NAME` where the
+/// package appended `NAME = T.Fragment(...)` for a layout made in Python).
 static bool isDefineCallable(Value v) {
   return v.is(ValueKind::Function) || v.is(ValueKind::Primitive) ||
          v.is(ValueKind::NativeFn) || v.isObj(ObjKind::Partial) ||
-         v.isObj(ObjKind::Macro) || v.isObj(ObjKind::JitFunction);
+         v.isObj(ObjKind::Macro) || v.isObj(ObjKind::JitFunction) ||
+         v.isObj(ObjKind::Layout);
 }
 
 Value Interpreter::parseDefine(llvm::StringRef text) {
@@ -153,10 +155,10 @@ Value Interpreter::parseDefine(llvm::StringRef text) {
   if (text.consume_front("T."))
     if (std::optional<lang::DType> t = lang::DType::parseAttribute(text))
       return Value::dtype(*t);
-  // The name of a module-level callable (`-Dscore_mod=causal_mask`; the
-  // Python package appends a function, lambda or functools.partial passed
-  // to a factory to a copy of the script under such a name) is that
-  // callable. Read when the instance is traced, after the module ran.
+  // The name of a module-level callable or layout (`-Dscore_mod=causal_mask`;
+  // the Python package appends a function, lambda, functools.partial or
+  // layout passed to a factory to a copy of the script under such a name)
+  // is that value. Read when the instance is traced, after the module ran.
   if (moduleEnv && isDefineIdentifier(text)) {
     auto it = moduleEnv->vars.find(text);
     if (it != moduleEnv->vars.end() && isDefineCallable(it->second))

@@ -298,6 +298,9 @@ class PrimFunc:
         self._found_attrs = None
         # Free variables of `fn` whose iterators were read into tuples.
         self.materialized = {}
+        # For a module-level prim_func, the module's globals when it was
+        # defined (a shallow copy).
+        self.definition_globals = None
 
     @property
     def kernel_name(self):
@@ -485,7 +488,12 @@ def _iterators_read_once(fn, candidates):
 def _prim_func_at(fn, source, frame):
     code = frame.f_code if frame is not None else None
     if code is None or code.co_name == "<module>":
-        return PrimFunc(fn, source)
+        func = PrimFunc(fn, source)
+        # The module's globals as the definition sees them (TileLang traces
+        # the body here): a prim_func tlc's run of the module does not
+        # define (under `if __name__ == "__main__":`) is built from them.
+        func.definition_globals = dict(getattr(fn, "__globals__", {}))
+        return func
     from .._nested import is_nested_code
     nargs = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:nargs]

@@ -21,6 +21,11 @@ class TensorSupplyType(enum.Enum):
     Auto = 7
 
 
+# TileLang's other name of the same enum (its April 2025 rename; scripts of
+# that time call `get_profiler(tensor_distribution=TensorDistribution.X)`).
+TensorDistribution = TensorSupplyType
+
+
 def _is_cuda_value(x):
     return tz.is_torch(x) and x.device.type == "cuda"
 
