@@ -1318,7 +1318,7 @@ static bool isPytestRaises(Node call) {
 /// pytest.raises(...)` blocks, and reads it there at least once: a test
 /// that defines a kernel to check that compiling it fails. \p bindings
 /// occurrences outside the blocks are the statements that bind \p name,
-/// not reads. (Also used by Instances.cpp for the factories no call site
+/// not reads. (Also used by InstanceTracing.cpp for the factories no call site
 /// instantiates.)
 bool tlc::eval::usedOnlyWhereExpectedToFail(Node owner, llvm::StringRef name,
                                             unsigned bindings) {
