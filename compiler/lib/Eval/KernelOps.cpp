@@ -173,6 +173,21 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
                      "unknown memory scope '" + getStr(*sc) + "'");
     scope = *s;
   }
+  // TVM's T.alloc_buffer defaults to the 'global' scope. Inside a kernel
+  // such an allocation reaches TileLang's device code generators, which
+  // refuse it (PrintStorageScope: "Cannot allocate global memory when
+  // targeting CUDA. You must pass all global arrays as input instead"),
+  // for every GPU target.
+  if (lang::isGlobalScope(scope) && in.kernel)
+    return in.fail(
+        p.call,
+        p.info.name +
+            " of a 'global' buffer inside T.Kernel: TileLang cannot "
+            "allocate global memory in a kernel (its code generators ask "
+            "to pass every global array as an input instead); make it a "
+            "parameter of the prim_func, allocate it with T.alloc_global "
+            "before the T.Kernel, or give it an on-chip scope "
+            "(scope=\"shared\", \"local\", \"local.fragment\")");
   BufferObj *b = in.makeBuffer("", shape, *dtype, scope, p.call, false);
   return Value::object(ValueKind::Buffer, b);
 }
