@@ -449,12 +449,21 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
   Node at = p.call;
   auto *k = heap.make<KernelFrameObj>();
   k->call = at;
-  for (Value g : p.rest("blocks")) {
+  llvm::ArrayRef<Value> blocks = p.rest("blocks");
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Value g = blocks[i];
     if (g.isAbrupt())
       return g;
     if (g.is(ValueKind::Opaque)) {
-      warning(at, "tlc cannot evaluate the grid extent '" + toString(g) +
-                      "'; it is analysed as a run-time value");
+      // Said at the extent, by its text: `'<object>'` named nothing.
+      Node extent = p.args.pos.size() == blocks.size() &&
+                            i < p.args.posNodes.size() && p.args.posNodes[i]
+                        ? p.args.posNodes[i]
+                        : at;
+      warning(extent, "tlc cannot evaluate the grid extent '" +
+                          (extent == at ? toString(g) : extent.text().str()) +
+                          "' (a value from outside TileLang); it is "
+                          "analysed as a run-time value");
       g = Value::sym(syms.freshSymbol("grid"));
     } else if (!g.isIntLike() && !g.is(ValueKind::Sym) &&
                !g.is(ValueKind::Expr)) {
