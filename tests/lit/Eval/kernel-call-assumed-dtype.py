@@ -1,7 +1,7 @@
 # A tensor parameter whose dtype tlc could not evaluate (here a value read
 # from a table keyed by the dtype of a tensor tlc knows nothing of, or a
-# factory default that is a
-# value from outside TileLang) is analysed as float32 with a warning; a
+# factory default that is a value from outside TileLang) is analysed as
+# float32 with a warning; a
 # call of the compiled kernel is then not checked against that assumed
 # dtype (a bfloat16 tensor is no TypeError), while a parameter whose dtype
 # tlc knows still is.
