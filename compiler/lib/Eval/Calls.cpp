@@ -319,6 +319,12 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
           irVisitCall = at;
         return Value::none();
       }
+      // `pytest.param(a, b, id=...)`: a parametrize case of its positional
+      // values (one value alone, several as a tuple, as parametrize binds
+      // them). One with marks (a skip, an expected failure) stays opaque:
+      // such a case is not run.
+      if (d == "pytest.param" && !args.keyword("marks") && !args.pos.empty())
+        return args.pos.size() == 1 ? args.pos[0] : heap.tuple(args.pos);
       if (d == "pytest.raises")
         return heap.opaque("pytest.raises");
       // Triton's decorators (Instances.cpp's applyDecorator): called with

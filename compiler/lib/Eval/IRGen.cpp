@@ -567,11 +567,21 @@ Scalar Interpreter::toScalar(Value v, Node at, mlir::Type hint) {
     mlir::Type t = !hint                ? ir->b.getF32Type()
                    : hint.isIndex()     ? ir->b.getI32Type()
                                         : hint;
-    warning(at, "tlc cannot evaluate '" + toString(v) +
-                    "' (a value from outside TileLang); it is analysed as "
+    // The value prints as `<object>`: the source where it is used (its
+    // first line, cut short) says which one.
+    std::string what = "'" + toString(v) + "'";
+    if (llvm::StringRef text = at ? at.text() : llvm::StringRef();
+        !text.empty()) {
+      llvm::StringRef first = text.split('\n').first.rtrim();
+      what = "a value used at '" +
+             (first.size() > 72 ? first.take_front(72).str() + "..."
+                                : first.str() + (first == text ? "" : " ...")) +
+             "'";
+    }
+    warning(at, "tlc cannot evaluate " + what +
+                    " (a value from outside TileLang); it is analysed as "
                     "an unknown " +
-                    (isFloatType(t) ? "floating-point" : "integer") +
-                    " value");
+                    (isFloatType(t) ? "floating-point" : "integer") + " value");
     auto op = tile::IntrinsicOp::create(
         ir->b, l, mlir::TypeRange{t}, ir->b.getStringAttr("tlc.unknown_value"),
         mlir::ValueRange(), ir->b.getStrArrayAttr({}),

@@ -1318,7 +1318,7 @@ static bool isPytestRaises(Node call) {
 /// pytest.raises(...)` blocks, and reads it there at least once: a test
 /// that defines a kernel to check that compiling it fails. \p bindings
 /// occurrences outside the blocks are the statements that bind \p name,
-/// not reads. (Also used by Instances.cpp for the factories no call site
+/// not reads. (Also used by InstanceTracing.cpp for the factories no call site
 /// instantiates.)
 bool tlc::eval::usedOnlyWhereExpectedToFail(Node owner, llvm::StringRef name,
                                             unsigned bindings) {
@@ -1359,6 +1359,26 @@ static bool isParametrize(Node call) {
 /// only inside `with pytest.raises` blocks: a factory of a kernel TileLang
 /// must refuse, passed in as `make` and built as `tilelang.compile(make())`
 /// where the test expects the error.
+/// The list or tuple display the module assigns to \p name, when it
+/// assigns it exactly once, at its top level; a null node otherwise.
+static Node moduleListNamed(Node module, llvm::StringRef name) {
+  Node found;
+  unsigned assigned = 0;
+  for (Node stmt : module.children(Field::body)) {
+    if (stmt.kind() != NodeKind::Assign)
+      continue;
+    for (Node t : stmt.children(Field::targets))
+      if (t.kind() == NodeKind::Name && t.identifier() == name) {
+        ++assigned;
+        found = stmt.child(Field::value);
+      }
+  }
+  if (assigned != 1 || !found ||
+      (found.kind() != NodeKind::List && found.kind() != NodeKind::Tuple))
+    return Node();
+  return found;
+}
+
 bool tlc::eval::passedOnlyWhereExpectedToFail(Node module,
                                               llvm::StringRef name) {
   unsigned reads = 0, expected = 0;
@@ -1376,7 +1396,11 @@ bool tlc::eval::passedOnlyWhereExpectedToFail(Node module,
         continue;
       llvm::SmallVector<Node, 2> args(deco.children(Field::args).begin(),
                                       deco.children(Field::args).end());
-      if (args.size() < 2 ||
+      // The cases may be a module global assigned a list once
+      // (`_PRODUCERS = [(...), ...]`, passed to several tests).
+      if (args.size() >= 2 && args[1].kind() == NodeKind::Name)
+        args[1] = moduleListNamed(module, args[1].identifier());
+      if (args.size() < 2 || !args[1] ||
           args[0].literal().kind != syntax::LiteralValue::Kind::Str ||
           (args[1].kind() != NodeKind::List &&
            args[1].kind() != NodeKind::Tuple))

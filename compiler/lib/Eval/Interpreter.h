@@ -21,7 +21,10 @@
 //   DeviceQueries.cpp  driver.get_num_sms(), torch.cuda device properties
 //   MetaObjects.cpp  layouts, WS schedules, the persistent tile scheduler
 //   IRGen.cpp        construction of `tile` dialect operations
-//   Instances.cpp    kernel instances: jit, prim_func, -D, defaults
+//   Instances.cpp    kernel instances: bookkeeping, decorators, the driver
+//   InstanceDefines.cpp  -D values and instance labels
+//   InstanceTracing.cpp  traces of prim_funcs, jit calls, default instances
+//   TestFunctions.cpp  the file's test functions, the --kernel check
 //   KernelCalls.cpp  calls of a compiled kernel from Python (out_idx, out=)
 //   NameCheck.cpp    static check for undefined names
 //
@@ -922,7 +925,8 @@ public:
   std::optional<int64_t> checkSharedMemory(KernelCtx &k);
 
   //===--------------------------------------------------------------------===//
-  // Instances (Instances.cpp)
+  // Instances (Instances.cpp, InstanceDefines.cpp, InstanceTracing.cpp,
+  // TestFunctions.cpp)
   //===--------------------------------------------------------------------===//
 
   /// The kernel T.build_prim_func(name, parameters, body) describes: its
@@ -936,7 +940,7 @@ public:
   /// parameters.
   Value tracePrimFunc(FunctionObj *fn, Node at,
                       const PrimFuncSpec *spec = nullptr);
-  /// T.build_prim_func(name, parameters, body) (Instances.cpp).
+  /// T.build_prim_func(name, parameters, body) (InstanceTracing.cpp).
   Value buildPrimFunc(const PArgs &p);
   /// Binds \p spec's parameters in the current instance and calls \p fn
   /// with them.

@@ -227,6 +227,9 @@ static std::optional<IntrinsicRule> getIntrinsicRule(BuiltinId id) {
   case BuiltinId::AnnotateConsumerRegAlloc:
   case BuiltinId::NoSetMaxNreg:
   case BuiltinId::DisableWarpGroupRegAlloc:
+  // A raw TIR block's read and write regions: metadata only.
+  case BuiltinId::Reads:
+  case BuiltinId::Writes:
     return none();
   case BuiltinId::CreateListOfMbarrier:
   case BuiltinId::InitializeWgmmaDescriptor:

@@ -173,6 +173,21 @@ Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
                      "unknown memory scope '" + getStr(*sc) + "'");
     scope = *s;
   }
+  // TVM's T.alloc_buffer defaults to the 'global' scope. Inside a kernel
+  // such an allocation reaches TileLang's device code generators, which
+  // refuse it (PrintStorageScope: "Cannot allocate global memory when
+  // targeting CUDA. You must pass all global arrays as input instead"),
+  // for every GPU target.
+  if (lang::isGlobalScope(scope) && in.kernel)
+    return in.fail(
+        p.call,
+        p.info.name +
+            " of a 'global' buffer inside T.Kernel: TileLang cannot "
+            "allocate global memory in a kernel (its code generators ask "
+            "to pass every global array as an input instead); make it a "
+            "parameter of the prim_func, allocate it with T.alloc_global "
+            "before the T.Kernel, or give it an on-chip scope "
+            "(scope=\"shared\", \"local\", \"local.fragment\")");
   BufferObj *b = in.makeBuffer("", shape, *dtype, scope, p.call, false);
   return Value::object(ValueKind::Buffer, b);
 }
@@ -434,12 +449,21 @@ Value Interpreter::makeKernelFrame(const PArgs &p) {
   Node at = p.call;
   auto *k = heap.make<KernelFrameObj>();
   k->call = at;
-  for (Value g : p.rest("blocks")) {
+  llvm::ArrayRef<Value> blocks = p.rest("blocks");
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Value g = blocks[i];
     if (g.isAbrupt())
       return g;
     if (g.is(ValueKind::Opaque)) {
-      warning(at, "tlc cannot evaluate the grid extent '" + toString(g) +
-                      "'; it is analysed as a run-time value");
+      // Said at the extent, by its text: `'<object>'` named nothing.
+      Node extent = p.args.pos.size() == blocks.size() &&
+                            i < p.args.posNodes.size() && p.args.posNodes[i]
+                        ? p.args.posNodes[i]
+                        : at;
+      warning(extent, "tlc cannot evaluate the grid extent '" +
+                          (extent == at ? toString(g) : extent.text().str()) +
+                          "' (a value from outside TileLang); it is "
+                          "analysed as a run-time value");
       g = Value::sym(syms.freshSymbol("grid"));
     } else if (!g.isIntLike() && !g.is(ValueKind::Sym) &&
                !g.is(ValueKind::Expr)) {

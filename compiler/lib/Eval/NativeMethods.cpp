@@ -424,8 +424,34 @@ Value Interpreter::callMethod(BoundMethodObj *m, CallArgs &args, Node at) {
     }
     llvm::StringRef dest = argDest(*this, args);
     // A -D binding with the argument's name overrides its default.
-    if (std::optional<Value> d = defineFor(dest))
-      dflt = *d;
+    std::optional<Value> define = defineFor(dest);
+    if (define) {
+      dflt = *define;
+    } else if (const Value *req = args.keyword("required");
+               req && req->isBool() && req->getBool() &&
+               !args.keyword("default")) {
+      // `required=True`: the script needs the option on its command line,
+      // and tlc runs it with none. It is analysed with its first choice
+      // (what a user runs most often), or as an unknown value without
+      // choices; a remark says which, a -D binding picks another.
+      const Value *choices = args.keyword("choices");
+      if (choices && choices->isSequence() && !getElems(*choices).empty()) {
+        dflt = getElems(*choices)[0];
+        report(Severity::Remark, at.range(),
+               "the required option '" + dest +
+                   "' has no value when tlc runs the script: analysed with "
+                   "its first choice, " +
+                   toString(dflt, true) + " (-D" + dest +
+                   "=VALUE picks another)");
+      } else {
+        dflt = heap.opaque("command-line argument");
+        report(Severity::Remark, at.range(),
+               "the required option '" + dest +
+                   "' has no value when tlc runs the script: analysed as "
+                   "an unknown value (-D" +
+                   dest + "=VALUE gives one)");
+      }
+    }
     auto *p = self.as<ArgParserObj>();
     for (auto &kv : p->defaults)
       if (kv.first == dest) {

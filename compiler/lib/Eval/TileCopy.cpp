@@ -314,8 +314,22 @@ static Value scaleFactorCopy(Interpreter &in, const PArgs &p, Value src,
 }
 
 Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
-  if (in.checkInKernel("T.copy", p.call) ||
-      in.checkNotInParallel("T.copy", p.call))
+  if (in.checkInKernel("T.copy", p.call))
+    return Value::poison();
+  // `T.copy(A[i, j], B[i, j])`: two single elements, which TileLang's copy
+  // turns into the store `B[i, j] = A[i, j]` before any tile operation is
+  // made, so it may stand inside a T.Parallel too.
+  if (std::optional<Value> src = p.get("src"), dst = p.get("dst");
+      src && dst && src->is(ValueKind::Region) && dst->is(ValueKind::Region) &&
+      src->as<RegionObj>()->isElement && dst->as<RegionObj>()->isElement &&
+      llvm::any_of(in.loops, [](const LoopCtx &l) {
+        return l.kind == LoopKind::Parallel;
+      })) {
+    if (in.irStore(*dst, *src, p.call) == Flow::Raise)
+      return Value::exception();
+    return Value::none();
+  }
+  if (in.checkNotInParallel("T.copy", p.call))
     return Value::poison();
   Value src = p.getOr("src", Value::poison());
   Value dst = p.getOr("dst", Value::poison());

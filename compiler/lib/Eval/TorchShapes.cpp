@@ -376,6 +376,18 @@ std::optional<Value> Interpreter::tensorAttr(OpaqueObj *t,
     }
     return torchTensor(s);
   }
+  // `x.dtype` of a tensor whose dtype is known: the torch dtype by its
+  // canonical name, so `{torch.bfloat16: "bfloat16"}[x.dtype]` picks the
+  // kernel's dtype (a kernel factory called from an autograd forward).
+  if (attr == "dtype") {
+    std::optional<lang::DType> dt = torchTensorDType(t);
+    if (!dt)
+      return std::nullopt;
+    std::string name = "torch." + dt->getName();
+    if (!lang::DType::parseTorch(name))
+      return std::nullopt;
+    return heap.opaque(heap.copyString(name));
+  }
   if (attr == "grad" || attr == "data")
     return torchTensor(t->shape);
   if (!keepsShape(attr) && !reshapes(attr))

@@ -1,6 +1,7 @@
 # A tensor parameter whose dtype tlc could not evaluate (here a value read
-# from a table keyed by a torch dtype, or a factory default that is a
-# value from outside TileLang) is analysed as float32 with a warning; a
+# from a table keyed by the dtype of a tensor tlc knows nothing of, or a
+# factory default that is a value from outside TileLang) is analysed as
+# float32 with a warning; a
 # call of the compiled kernel is then not checked against that assumed
 # dtype (a bfloat16 tensor is no TypeError), while a parameter whose dtype
 # tlc knows still is.
@@ -25,7 +26,8 @@ def scale(N, in_dtype, out_dtype="float32"):
 
 x = torch.randn(256, dtype=torch.bfloat16)
 y = torch.empty(256, dtype=torch.float32)
-kernel = tilelang.compile(scale(256, DTYPES[x.dtype]))
+w = torch.load("weights.pt")
+kernel = tilelang.compile(scale(256, DTYPES[w.dtype]))
 kernel(x, y)
 
 # The output's dtype is known (float32): a bfloat16 tensor for it is

@@ -1,13 +1,13 @@
 # Files that walk the TVM IR of a kernel with tvm.tir.stmt_functor's
 # visitors and assert on what the callback collected: tlc builds no TVM IR,
 # so the callback never runs, and such an assertion is not checked (a
-# warning saying so at the assertion, naming the visitor's line) instead of
+# remark saying so at the assertion, naming the visitor's line) instead of
 # failing as if the program's assertion were false. An assertion in a test
 # without a visitor still fails as before; the kernel is analysed either
 # way.
 # RUN: tlc-build --check %s 2>&1 | FileCheck %s --implicit-check-not="error:" --implicit-check-not="AssertionError: assertion failed (raised while running module-level code)"
-# CHECK: tvm-ir-visitor-assertions.py:46:8: warning: tlc cannot check this assertion (in module-level code): it may test what the TVM IR visitor called at line 45 collected, and tlc builds no TVM IR for it to walk, so its callback never ran
-# CHECK: tvm-ir-visitor-assertions.py:63:12: warning: tlc cannot check this assertion (in test_no_copies_left): it may test what the TVM IR visitor called at line 57 collected
+# CHECK: tvm-ir-visitor-assertions.py:46:8: remark: tlc cannot check this assertion (in module-level code): it may test what the TVM IR visitor called at line 45 collected, and tlc builds no TVM IR for it to walk, so its callback never ran
+# CHECK: tvm-ir-visitor-assertions.py:63:12: remark: tlc cannot check this assertion (in test_no_copies_left): it may test what the TVM IR visitor called at line 57 collected
 # CHECK: tvm-ir-visitor-assertions.py:68:12: warning: AssertionError: assertion failed (raised while running test_plain_assertion)
 import tilelang
 import tilelang.language as T
