@@ -77,9 +77,68 @@ Emitter::resolve(Value buffer, ArrayRef<std::string> indices, Operation *at,
   return access;
 }
 
+/// The shared root a T.view \p root reinterprets when that root is stored
+/// other than row-major (a swizzled gemm operand), else null.
+static ViewOp
+viewOfStoredShared(Value root,
+                   const llvm::DenseMap<Value, SharedStorage> &storage) {
+  auto view = root.getDefiningOp<ViewOp>();
+  if (!view)
+    return nullptr;
+  auto stored = storage.find(view.getSource());
+  if (stored == storage.end() ||
+      stored->second.kind == SharedStorage::Kind::Linear)
+    return nullptr;
+  return view;
+}
+
 FailureOr<std::string> Emitter::linearIndex(const RootAccess &access,
                                             Operation *at) {
   auto type = cast<BufferType>(access.root.getType());
+  if (ViewOp view = viewOfStoredShared(access.root, sharedStorage)) {
+    // A view of a swizzled shared tile (T.view(KV_shared, dtype=float32)
+    // after KV_shared fed a gemm): its element at row-major byte offset b
+    // is the source's bytes at b, wherever the source's storage put them.
+    // The swizzles move whole 16-byte chunks of a row, so an element of at
+    // most 16 bytes that divides the row stays in one piece (emitView
+    // checked it): the source element holding byte b, stored where the
+    // source's index function puts it, plus b's offset in it.
+    auto src = cast<BufferType>(view.getSource().getType());
+    int64_t vb = getElementStorageBytes(type.getElementType());
+    int64_t sb = getElementStorageBytes(src.getElementType());
+    std::string flat;
+    for (unsigned d = 0; d < access.indices.size(); ++d)
+      flat = d == 0 ? access.indices[0]
+                    : "(" + flat + ") * " + std::to_string(type.getShape()[d]) +
+                          " + " + access.indices[d];
+    if (flat.empty())
+      flat = "0";
+    // The source's flat element index, and the view element's place in it.
+    std::string srcFlat = vb >= sb
+                              ? "(" + flat + ") * " + std::to_string(vb / sb)
+                              : "(" + flat + ") / " + std::to_string(sb / vb);
+    RootAccess inSource;
+    inSource.root = view.getSource();
+    ArrayRef<int64_t> shape = src.getShape();
+    int64_t inner = 1;
+    for (int d = shape.size() - 1; d >= 0; --d) {
+      std::string idx = "(" + srcFlat + ")";
+      if (inner != 1)
+        idx += " / " + std::to_string(inner);
+      if (d > 0)
+        idx = "(" + idx + ") % " + std::to_string(shape[d]);
+      inSource.indices.insert(inSource.indices.begin(), idx);
+      inner *= shape[d];
+    }
+    inSource.ranges.assign(inSource.indices.size(), std::nullopt);
+    FailureOr<std::string> p = linearIndex(inSource, at);
+    if (failed(p))
+      return failure();
+    if (vb >= sb)
+      return "(" + *p + ") / " + std::to_string(vb / sb);
+    return "(" + *p + ") * " + std::to_string(sb / vb) + " + (" + flat +
+           ") % " + std::to_string(sb / vb);
+  }
   auto stored = sharedStorage.find(access.root);
   if (stored != sharedStorage.end() && access.indices.size() >= 2 &&
       stored->second.kind != SharedStorage::Kind::Linear &&

@@ -878,8 +878,25 @@ LogicalResult Emitter::emitView(ViewOp op) {
                       "not one with strides";
     return failure();
   }
+  // A swizzled shared tile moves whole 16-byte chunks of its rows: a view
+  // whose elements stay inside one (at most 16 bytes, dividing the row) is
+  // addressed through the tile's storage (linearIndex).
+  auto stored = sharedStorage.find(src);
+  bool viewsStorage = false;
+  if (stored != sharedStorage.end() && srcType.isStatic() &&
+      srcType.getRank() >= 1 &&
+      (stored->second.kind == SharedStorage::Kind::RowSwizzle ||
+       stored->second.kind == SharedStorage::Kind::Panels)) {
+    int64_t vb = getElementStorageBytes(type.getElementType());
+    int64_t sb = getElementStorageBytes(srcType.getElementType());
+    int64_t rowBytes = srcType.getShape().back() * sb;
+    viewsStorage = vb > 0 && sb > 0 && 16 % vb == 0 && 16 % sb == 0 &&
+                   rowBytes % vb == 0 && type.isStatic() &&
+                   !isPackedNibble(type.getElementType()) &&
+                   !isPackedNibble(srcType.getElementType());
+  }
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
-      swizzled.count(src) || stagedBuffers.count(src) ||
+      (swizzled.count(src) && !viewsStorage) || stagedBuffers.count(src) ||
       getElementStorageBytes(srcType.getElementType()) == 0 ||
       getElementStorageBytes(type.getElementType()) == 0 ||
       (srcType.getElementType() != type.getElementType() &&
@@ -887,9 +904,10 @@ LogicalResult Emitter::emitView(ViewOp op) {
         getElementBitWidth(type.getElementType()) < 8))) {
     op.emitError() << "the " << lang.name
                    << " target views (T.reshape, T.view) whole global "
-                      "tensors, unswizzled single-stage shared buffers of "
-                      "byte-sized elements, fragments and local buffers (same "
-                      "element type) only";
+                      "tensors, single-stage shared buffers of byte-sized "
+                      "elements (swizzled ones in elements of at most 16 "
+                      "bytes), fragments and local buffers (same element "
+                      "type) only";
     return failure();
   }
   FailureOr<std::string> t = storageType(type.getElementType(), op);

@@ -345,6 +345,39 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   // copies into a group (an empty one when there are none), wait_group N
   // waits until at most N of its groups are pending (PTX ISA,
   // "cp.async.commit_group", "cp.async.wait_group").
+  if (callee == "T.ptx_cp_async") {
+    // TileLang's T.ptx_cp_async(dst, src, bytes): one cp.async of `bytes`
+    // (4, 8 or 16) from the global pointer src to the shared pointer dst
+    // (T.access_ptr), in the thread's uncommitted group (PTX ISA,
+    // "cp.async": .cg for 16 bytes, else .ca).
+    SmallVector<Value> args(op.getArgs());
+    IntegerAttr bytes;
+    if (args.size() != 3 || !matchPattern(args[2], m_Constant(&bytes)))
+      return fail("needs (dst, src, bytes) with a constant byte count (the "
+                  "TVM form with offsets is not supported)");
+    int64_t n = bytes.getValue().getSExtValue();
+    if (n != 4 && n != 8 && n != 16)
+      return fail("copies 4, 8 or 16 bytes, not " + Twine(n));
+    auto fromAccessPtr = [&](Value v, MemoryScope want) {
+      auto ptr = v.getDefiningOp<IntrinsicOp>();
+      if (!ptr || ptr.getCallee() != "T.access_ptr")
+        return false;
+      Value base = argOf(ptr, "base");
+      return base && isa<BufferType>(base.getType()) &&
+             (want == MemoryScope::Global
+                  ? scopeOf(rootOf(base)) == MemoryScope::Global
+                  : isSharedScope(scopeOf(rootOf(base))));
+    };
+    if (!fromAccessPtr(args[0], MemoryScope::Shared) ||
+        !fromAccessPtr(args[1], MemoryScope::Global))
+      return fail("copies from a T.access_ptr of global memory to a "
+                  "T.access_ptr of shared memory");
+    if (!lang.hasAsyncCopy)
+      return fail("needs cp.async (sm_80 or later)");
+    line("tlc::cuda::cpAsync<" + std::to_string(n) + ">(" + expr(args[0]) +
+         ", " + expr(args[1]) + ");");
+    return success();
+  }
   if (callee == "T.ptx_commit_group") {
     if (!lang.hasAsyncCopy)
       return fail("needs cp.async (sm_80 or later)");

@@ -19,6 +19,8 @@
 
 #include "tlc/Dialect/Tile/IR/SafeValues.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
@@ -484,6 +486,24 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     if (Value off = intrinsicArg(op, "offset"))
       p = "(" + p + ") + (" + expr(off) + ")";
     line("auto *const " + define(op.getResult(0), "ptr") + " = " + p + ";");
+    return success();
+  }
+  if (callee == "T.ptx_cp_async") {
+    // T.ptx_cp_async(dst, src, bytes): cp.async of `bytes` from global to
+    // shared memory. Memory operations complete in order here, so the
+    // copy is done when it is issued (its commit and wait groups are no
+    // operations, isCpuNoOpIntrinsic).
+    SmallVector<Value> args(op.getArgs());
+    IntegerAttr bytes;
+    if (args.size() != 3 || !matchPattern(args[2], m_Constant(&bytes)))
+      return op.emitError() << callee
+                            << ": needs (dst, src, bytes) with a constant "
+                               "byte count";
+    int64_t n = bytes.getValue().getSExtValue();
+    if (n != 4 && n != 8 && n != 16)
+      return op.emitError() << callee << ": copies 4, 8 or 16 bytes, not " << n;
+    line("std::memcpy((void *)(" + expr(args[0]) + "), (const void *)(" +
+         expr(args[1]) + "), " + std::to_string(n) + ");");
     return success();
   }
   if (callee == "T.call_extern") {

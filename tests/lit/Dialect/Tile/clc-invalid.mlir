@@ -35,9 +35,9 @@ tile.func @response_too_small() {
 tile.func @not_a_barrier() {
   tile.kernel (%bx) grid [1] threads [32] {
     %r = tile.alloc : !tile.buffer<[4], ui32, shared>
-    %b = tile.alloc : !tile.buffer<[1], ui64, shared>
-    // expected-error @+1 {{completes on an mbarrier (a T.alloc_barrier or T.alloc_cluster_barrier element), not a 'shared' buffer}}
-    tile.clc_try_cancel %r, %b : !tile.buffer<[4], ui32, shared>, !tile.buffer<[1], ui64, shared>
+    %b = tile.alloc : !tile.buffer<[1], ui32, shared>
+    // expected-error @+1 {{completes on an mbarrier (a T.alloc_barrier or T.alloc_cluster_barrier element, or a 64-bit word of shared memory), not a 'shared' 'ui32' buffer}}
+    tile.clc_try_cancel %r, %b : !tile.buffer<[4], ui32, shared>, !tile.buffer<[1], ui32, shared>
   }
 }
 

@@ -28,3 +28,15 @@ tile.func @clc() {
     %z = tile.clc_query first_ctaid_z %r : !tile.buffer<[4], ui32, shared> -> i32
   }
 }
+
+// An mbarrier in a one-word shared uint64 buffer (upstream issue 2602's
+// test: `mbarrier = T.alloc_shared((1,), T.uint64)`).
+// CHECK-LABEL: tile.func @shared_word(
+// CHECK: tile.clc_try_cancel %{{.*}}, %{{.*}} : !tile.buffer<[4], ui32, shared>, !tile.buffer<[1], ui64, shared>
+tile.func @shared_word() {
+  tile.kernel (%bx) grid [1] threads [1] {
+    %r = tile.alloc : !tile.buffer<[4], ui32, shared>
+    %b = tile.alloc : !tile.buffer<[1], ui64, shared>
+    tile.clc_try_cancel %r, %b : !tile.buffer<[4], ui32, shared>, !tile.buffer<[1], ui64, shared>
+  }
+}

@@ -246,3 +246,49 @@ tile.func @row_shares(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<
     tile.atomic_add %D, %acc {memory_order = #tile<memory_order release>} : !tile.buffer<[64, 64], f32, global>, !tile.buffer<[64, 64], f32, local.fragment>
   }
 }
+
+// -----
+
+// One narrower range uses acc (warpgroup 1's gemm) and the block then
+// stores it (warp_specialize's gemm_copy_gemm_0_1): on a GPU target acc is
+// laid out for threads [128, 256), as TileLang binds it to the gemm's
+// threads, so the store runs there: wrapped in a tile.if on that range,
+// and the fragment it also reads (no range of its own) follows. The CPU
+// target keeps one array: nothing changes.
+// CHECK-LABEL: tile.func @wider_use
+// CHECK: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK-NOT: tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+// CHECK: tile.gemm %{{.*}} local.fragment>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.parallel
+// CHECK-NEXT: tile.load
+// GPU-LABEL: tile.func @wider_use
+// GPU: tile.if
+// GPU-NEXT: tile.gemm
+// GPU: %[[TX:.*]] = tile.thread_binding 0
+// GPU-NEXT: %[[C128:.*]] = arith.constant 128 : index
+// GPU-NEXT: %[[GE:.*]] = arith.cmpi sge, %[[TX]], %[[C128]] : index
+// GPU-NEXT: tile.if %[[GE]] {
+// GPU-NEXT: tile.parallel
+// GPU: tile.if
+// GPU-NEXT: tile.copy %{{.*}} to %{{.*}} : !tile.buffer<[64], f32, local.fragment> to !tile.buffer<[64], f32, global>
+tile.func @wider_use(%A: !tile.buffer<[64, 64], f16, global>, %C: !tile.buffer<[64, 64], f32, global>, %D: !tile.buffer<[64], f32, global>) {
+  tile.kernel (%bx) grid [1] threads [256] {
+    %tx = tile.thread_binding 0
+    %s = tile.alloc : !tile.buffer<[64, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f32, local.fragment>
+    %row = tile.alloc : !tile.buffer<[64], f32, local.fragment>
+    tile.copy %A to %s : !tile.buffer<[64, 64], f16, global> to !tile.buffer<[64, 64], f16, shared.dyn>
+    %c128 = arith.constant 128 : index
+    %hi = arith.cmpi sge, %tx, %c128 : index
+    tile.if %hi {
+      tile.gemm %s, %s, %acc {clear_accum} : !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f32, local.fragment>
+    }
+    tile.parallel (%i, %j) in [64, 64] {
+      %v = tile.load %acc[%i, %j] : !tile.buffer<[64, 64], f32, local.fragment>
+      tile.store %v, %C[%i, %j] : !tile.buffer<[64, 64], f32, global>
+      tile.store %v, %row[%i] : !tile.buffer<[64], f32, local.fragment>
+    }
+    tile.copy %row to %D : !tile.buffer<[64], f32, local.fragment> to !tile.buffer<[64], f32, global>
+  }
+}

@@ -43,10 +43,17 @@ LogicalResult ClcTryCancelOp::verify() {
   if (failed(verifyResponse(*this, getResponse())))
     return failure();
   auto bar = cast<BufferType>(getMbarrier().getType());
-  if (!isBarrierScope(bar.getScope()))
+  // An mbarrier is a 64-bit word of shared memory: TileLang also passes
+  // one element of a shared uint64 buffer (upstream issue 2602's test).
+  auto word = dyn_cast<IntegerType>(bar.getElementType());
+  bool sharedWord =
+      isSharedScope(bar.getScope()) && word && word.getWidth() == 64;
+  if (!isBarrierScope(bar.getScope()) && !sharedWord)
     return emitOpError("completes on an mbarrier (a T.alloc_barrier or "
-                       "T.alloc_cluster_barrier element), not a '")
-           << stringifyMemoryScope(bar.getScope()) << "' buffer";
+                       "T.alloc_cluster_barrier element, or a 64-bit word of "
+                       "shared memory), not a '")
+           << stringifyMemoryScope(bar.getScope()) << "' "
+           << bar.getElementType() << " buffer";
   if (!bar.isStatic() || bar.getRank() != 1 || bar.getShape()[0] != 1)
     return emitOpError("completes on one mbarrier (a [1] region), not ")
            << bar.getShapeString();

@@ -34,6 +34,9 @@ using namespace tlc::tile;
 
 /// A dimension index of a loop access: a unit dimension read at 0.
 static constexpr unsigned kUnitDim = ~0u;
+/// A dimension index of a loop access: a value the loop does not vary
+/// (`lse[k, i]` in a T.Parallel over i inside a loop over k).
+static constexpr unsigned kHeldDim = ~1u;
 
 /// The buffer a region of \p buffer views (itself when none).
 static Value regionRoot(Value buffer) {
@@ -621,21 +624,41 @@ LogicalResult tlc::tile::assignFragmentLayouts(
         if (!buf || !isFragmentBuffer(buf))
           return;
         SmallVector<unsigned> dims;
-        for (auto [d, i] : llvm::enumerate(idx)) {
+        for (auto [d, idxValue] : llvm::enumerate(idx)) {
           // A unit dimension at 0 (`m[i, 0]` of an [M, 1] fragment).
           IntegerAttr c;
-          if (shapeOf(buf)[d] == 1 && matchPattern(i, m_Constant(&c)) &&
+          if (shapeOf(buf)[d] == 1 && matchPattern(idxValue, m_Constant(&c)) &&
               c.getInt() == 0) {
             dims.push_back(kUnitDim);
             continue;
           }
+          // `0 + i` (a row copy's SIMT loop adds the region's offsets).
+          Value i = idxValue;
+          while (auto add = i.getDefiningOp<arith::AddIOp>()) {
+            if (matchPattern(add.getLhs(), m_Zero()))
+              i = add.getRhs();
+            else if (matchPattern(add.getRhs(), m_Zero()))
+              i = add.getLhs();
+            else
+              break;
+          }
           auto arg = dyn_cast<BlockArgument>(i);
-          if (!arg || arg.getOwner() != &par.getBody().front())
+          if (arg && arg.getOwner() == &par.getBody().front()) {
+            dims.push_back(arg.getArgNumber());
+            continue;
+          }
+          // Defined outside the loop: the same in every iteration.
+          Operation *def = i.getDefiningOp();
+          Region *home = def ? def->getParentRegion()
+                             : cast<BlockArgument>(i).getOwner()->getParent();
+          if (par.getBody().isAncestor(home))
             return;
-          dims.push_back(arg.getArgNumber());
+          dims.push_back(kHeldDim);
         }
         // Scalar reads (`s[0]`) say nothing about the loop's layout.
-        if (llvm::all_of(dims, [](unsigned d) { return d == kUnitDim; }))
+        if (llvm::all_of(dims, [](unsigned d) {
+              return d == kUnitDim || d == kHeldDim;
+            }))
           return;
         accesses.push_back({buf, dims});
       });
@@ -687,16 +710,44 @@ LogicalResult tlc::tile::assignFragmentLayouts(
           layouts.try_emplace(buf, *loop);
           continue;
         }
+        // The dimensions the loop does not vary (`lse[k, i]`) are left out
+        // of the completion and then held in registers: each thread holds
+        // every k of the elements the loop gives it, as TileLang lays out
+        // the fragment a row copy `T.copy(lse[k, :], row)` reads (then a
+        // T.reduce over k stays in the thread).
         std::vector<layout::IndexExpr> access;
-        for (unsigned d : dims)
+        SmallVector<int64_t> accessed, withUnits;
+        for (auto [d, extent] : llvm::zip(dims, shapeOf(buf))) {
+          withUnits.push_back(d == kHeldDim ? 1 : extent);
+          if (d == kHeldDim)
+            continue;
+          accessed.push_back(extent);
           access.push_back(d == kUnitDim ? layout::IndexExpr::constant(0)
                                          : layout::IndexExpr::var(
                                                d, "x" + std::to_string(d)));
+        }
         llvm::Expected<layout::Fragment> f =
-            layout::completeBufferFragment(*loop, access, shapeOf(buf));
+            layout::completeBufferFragment(*loop, access, accessed);
+        if (!f && accessed.size() != dims.size()) {
+          // Not a whole row at the loop's variables: left to the default.
+          llvm::consumeError(f.takeError());
+          continue;
+        }
         if (!f) {
           (void)fail(par, f.takeError());
           return WalkResult::interrupt();
+        }
+        if (accessed.size() != dims.size()) {
+          llvm::Expected<layout::Fragment> held =
+              layout::reshapeFragment(*f, withUnits);
+          if (!held) {
+            llvm::consumeError(held.takeError());
+            continue;
+          }
+          for (auto [d, extent] : llvm::enumerate(shapeOf(buf)))
+            if (dims[d] == kHeldDim)
+              *held = held->repeat(d, extent, /*onThread=*/false);
+          f = std::move(*held);
         }
         layouts.try_emplace(buf, *f);
       }

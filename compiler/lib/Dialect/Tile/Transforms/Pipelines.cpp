@@ -20,6 +20,7 @@ void tlc::tile::buildGpuLoweringPipeline(OpPassManager &pm) {
   // Per-range fragment copies first: a repeated statement of a staged
   // loop takes its place in the schedule the rotation reads.
   // Before anything plans stages or wgmma operands.
+  pm.addPass(createTilePadAnnotatedTiles());
   pm.addPass(createTileGemmDeepenRing());
   pm.addPass(createTileGemmWideN());
   pm.addPass(createTileSplitRangeFragments());

@@ -617,6 +617,90 @@ FailureOr<RowShares> planRowShares(ArrayRef<Operation *> leaves,
   return shares;
 }
 
+/// Whether \p op is a tile operation whose fragments' layouts bind it to
+/// their threads (what getFragmentHomes counts; fills run anywhere).
+bool bindsFragmentThreads(Operation *op) {
+  return isa<GemmOp, CopyOp, ReduceOp, CumSumOp, AtomicAddOp, ParallelOp>(op);
+}
+
+/// On a GPU target: a fragment that the tile operations of one narrower
+/// range R use (a warpgroup's gemm under `T.ws(1)`) and that operations
+/// over a wider range then use too (`T.copy(C_local_g1, C[...])` after the
+/// branches) lives in R's registers; TileLang lays it out for R and the
+/// wider operation's loop follows that layout, so only R's threads run it.
+/// Each such wider use is wrapped in a `tile.if` on R; the fragments it
+/// uses with no range of their own go to R as well. Left alone when a
+/// wider use also touches a fragment of another range or has a result.
+void narrowToOneRange(KernelOp kernel, int64_t threads,
+                      ArrayRef<Operation *> leaves) {
+  ThreadRange block{0, threads, nullptr};
+  llvm::DenseMap<Operation *, ThreadRange> rangeOf;
+  for (Operation *op : leaves) {
+    std::optional<ThreadRange> r = threadRangeOf(op, threads);
+    rangeOf[op] = r ? *r : block;
+  }
+  // The narrow ranges each fragment's binding operations run on.
+  llvm::MapVector<Value, SmallVector<ThreadRange>> narrow;
+  for (Operation *op : leaves) {
+    ThreadRange r = rangeOf[op];
+    if (r == block || !bindsFragmentThreads(op))
+      continue;
+    for (Value f : usedFragments(op)) {
+      SmallVector<ThreadRange> &rs = narrow[f];
+      if (!llvm::is_contained(rs, r))
+        rs.push_back(r);
+    }
+  }
+  llvm::DenseMap<Value, ThreadRange> home;
+  for (auto &[f, rs] : narrow)
+    if (rs.size() == 1)
+      home.try_emplace(f, rs.front());
+  // The wider uses, each run on the range of the fragments it uses.
+  llvm::MapVector<Operation *, ThreadRange> wrap;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : leaves) {
+      if (wrap.count(op) || !bindsFragmentThreads(op) ||
+          op->getNumResults() != 0)
+        continue;
+      ThreadRange r = rangeOf[op];
+      std::optional<ThreadRange> target;
+      bool mixed = false;
+      SmallVector<Value, 4> used = usedFragments(op);
+      for (Value f : used) {
+        if (narrow.count(f) && !home.count(f))
+          mixed = true; // a fragment of several ranges
+        auto it = home.find(f);
+        if (it == home.end())
+          continue;
+        if (target && !(*target == it->second))
+          mixed = true;
+        target = it->second;
+      }
+      if (mixed || !target || *target == r || !within(*target, r))
+        continue;
+      // The fragments it uses that no range holds yet follow it.
+      bool taken = llvm::any_of(used, [&](Value f) {
+        auto it = home.find(f);
+        return it == home.end() && narrow.count(f);
+      });
+      if (taken)
+        continue;
+      for (Value f : used)
+        if (home.try_emplace(f, *target).second)
+          changed = true;
+      wrap[op] = *target;
+      changed = true;
+    }
+  }
+  for (auto &[op, r] : wrap) {
+    OpBuilder b(op);
+    Value cond = rangeCondition(b, op->getLoc(), r, threads);
+    auto ifOp = IfOp::create(b, op->getLoc(), cond, /*withElse=*/false);
+    op->moveBefore(ifOp.thenBlock(), ifOp.thenBlock()->end());
+  }
+}
+
 struct TileSplitRangeFragmentsPass final
     : tlc::tile::impl::TileSplitRangeFragmentsBase<
           TileSplitRangeFragmentsPass> {
@@ -630,6 +714,10 @@ struct TileSplitRangeFragmentsPass final
       if (!threads)
         return;
       SmallVector<Operation *> leaves = leavesOf(kernel);
+      if (wrap) {
+        narrowToOneRange(kernel, *threads, leaves);
+        leaves = leavesOf(kernel);
+      }
       std::optional<Split> split = chooseSplit(kernel, *threads, leaves);
       if (!split)
         return;

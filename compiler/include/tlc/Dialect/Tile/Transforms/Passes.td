@@ -402,6 +402,29 @@ def TileSplitMasks : Pass<"tile-split-masks", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TilePadAnnotatedTiles
+    : Pass<"tile-pad-annotated-tiles", "::mlir::ModuleOp"> {
+  let summary = "store shared tiles annotated with a row-padded layout so";
+  let description = [{
+    A shared allocation of static shape whose `tile.annotate_layout` is a
+    row-padded layout, element (x0, ..., xr-1) at `sum(x_d * stride_d)`
+    with the last stride 1 and each other stride a multiple of the next of
+    at least the next extent times it, some larger (TileLang's
+    `T.Layout((65, 36), lambda i, j: i * 40 + j)`, as upstream's
+    operand-alignment test annotates a gemm operand so that row 1 starts
+    on a 16-byte boundary), is stored as annotated: the allocation becomes
+    the padded tile (`[65, 40]`, linear) and its uses the region of the
+    annotated shape at the origin (its regions are re-based on the padded
+    tile); the annotation is dropped. Every element then lies where the
+    layout puts it, and what reads the physical place (the gemm operand's
+    origin, ldmatrix rows, bank conflicts) sees the annotated pitch.
+    Left alone: other layouts, tiles with an initial value, and tiles
+    that views, intrinsics or other annotations use. Runs first in the
+    GPU lowering.
+  }];
+  let dependentDialects = ["::tlc::tile::TileDialect"];
+}
+
 def TileReverseBlocks : Pass<"tile-reverse-blocks", "::mlir::ModuleOp"> {
   let summary = "launch the blocks with the longest loops first";
   let description = [{
@@ -1688,6 +1711,15 @@ def TileSplitRangeFragments
     copy's range: it is wrapped in a `tile.if` on `lo <= tx < hi`, and
     every use of copy k is then in range k (the ping-pong sum and its
     store each on their own warpgroup).
+
+    Also on a GPU target, first: a fragment that the tile operations of
+    one narrower range R use (a warpgroup's gemm under `T.ws(1)`) and a
+    wider one uses too (`T.copy(C_local_g1, C[...])` after the branches)
+    is laid out for R, as TileLang binds it to the gemm's threads and the
+    wider operation's loop follows that layout: the wider operation is
+    wrapped in a `tile.if` on R, and the fragments it uses that no range
+    holds go to R too. One that also uses a fragment of another range, or
+    has a result, is left as it is.
 
     Kernels are left alone when no fragment is used by two distinct
     narrower ranges, when those ranges overlap, when two fragments' ranges
