@@ -1005,10 +1005,11 @@ struct RampIndex {
   mlir::Value base, stride;
   mlir::Value vector; ///< The index vector.
   int64_t lanes;
-  /// Added to every lane: the dimension's extent where every lane is a
-  /// constant below zero (TileLang's LegalizeNegativeIndex counts such a
-  /// vector from the end, as a negative constant scalar index is), else 0.
-  int64_t wrap = 0;
+  /// The dimension's extent where it is a constant: a lane below zero
+  /// counts from the end (TileLang's LegalizeNegativeIndex, which since
+  /// its issue 2554 wraps each lane of a vector index whose sign it cannot
+  /// prove at run time, as Python indexing does); 0 when unknown.
+  int64_t extent = 0;
 };
 } // namespace
 
@@ -1056,15 +1057,8 @@ static std::optional<RampIndex> rampIndexOf(RegionObj *r) {
                !ramp.getArgs().empty()) {
       idx.base = ramp.getArgs()[0];
     }
-    std::optional<int64_t> dim =
-        r->buffer->shape[d] ? r->buffer->shape[d].getConstant() : std::nullopt;
-    bool negative = dim.has_value();
-    for (int64_t k = 0; negative && k < idx.lanes; ++k) {
-      std::optional<int64_t> c = laneConstant(idx, k);
-      negative = c && *c < 0;
-    }
-    if (negative)
-      idx.wrap = *dim;
+    if (r->buffer->shape[d])
+      idx.extent = r->buffer->shape[d].getConstant().value_or(0);
     return idx;
   }
   return std::nullopt;
@@ -1082,25 +1076,35 @@ static bool rampLaneIndices(Interpreter &in, RegionObj *reg,
       out.push_back(in.toIndex(reg->starts[d], at));
       continue;
     }
-    if (ramp.wrap) {
+    if (std::optional<int64_t> c = laneConstant(ramp, lane)) {
       out.push_back(
-          in.ir->constIndex(*laneConstant(ramp, lane) + ramp.wrap, l));
+          in.ir->constIndex(*c < 0 && ramp.extent ? *c + ramp.extent : *c, l));
       continue;
     }
+    mlir::Value index;
     if (!ramp.base) {
-      out.push_back(
-          in.ir->convert(extractLane(in, ramp.vector, lane, l), indexTy, l));
-      continue;
+      index = in.ir->convert(extractLane(in, ramp.vector, lane, l), indexTy, l);
+    } else {
+      index = in.ir->convert(ramp.base, indexTy, l);
+      if (lane != 0 && ramp.stride) {
+        mlir::Value step = mlir::arith::MulIOp::create(
+            in.ir->b, l, in.ir->convert(ramp.stride, indexTy, l),
+            in.ir->constIndex(lane, l));
+        index = mlir::arith::AddIOp::create(in.ir->b, l, index, step);
+      }
     }
-    mlir::Value base = in.ir->convert(ramp.base, indexTy, l);
-    if (lane == 0 || !ramp.stride) {
-      out.push_back(base);
-      continue;
+    // A lane whose sign is known only at run time counts from the end
+    // when it is below zero.
+    if (index && ramp.extent) {
+      mlir::Value zero = in.ir->constIndex(0, l);
+      mlir::Value negative = mlir::arith::CmpIOp::create(
+          in.ir->b, l, mlir::arith::CmpIPredicate::slt, index, zero);
+      mlir::Value wrapped = mlir::arith::AddIOp::create(
+          in.ir->b, l, index, in.ir->constIndex(ramp.extent, l));
+      index =
+          mlir::arith::SelectOp::create(in.ir->b, l, negative, wrapped, index);
     }
-    mlir::Value step = mlir::arith::MulIOp::create(
-        in.ir->b, l, in.ir->convert(ramp.stride, indexTy, l),
-        in.ir->constIndex(lane, l));
-    out.push_back(mlir::arith::AddIOp::create(in.ir->b, l, base, step));
+    out.push_back(index);
   }
   return llvm::all_of(out, [](mlir::Value x) { return bool(x); });
 }

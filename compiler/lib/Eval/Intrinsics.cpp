@@ -514,21 +514,13 @@ Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
   mlir::Value bar = operands.size() > 1 ? operands[1] : mlir::Value();
   auto bt = isBuffer(bar) ? mlir::cast<tile::BufferType>(bar.getType())
                           : tile::BufferType();
-  // A one-element shared uint64 buffer is an mbarrier too (TileLang passes
-  // its address; upstream issue 2602's test declares it so): a valid
-  // program tlc cannot build yet, refused when building, at the argument.
-  if (bt && bt.isStatic() && tile::isSharedScope(bt.getScope()) &&
-      bt.getRank() == 1 && bt.getShape()[0] == 1 &&
-      bt.getElementType().isInteger(64)) {
-    markUnbuildable(p.node("mbarrier"), "tlc.unbuildable",
-                    (p.info.name + " on a shared uint64 buffer: tlc builds "
-                                   "it on an element of T.alloc_barrier or "
-                                   "T.alloc_cluster_barrier")
-                        .str());
-    return Value::none();
-  }
-  if (!bt || !tile::isBarrierScope(bt.getScope()) || !bt.isStatic() ||
-      bt.getRank() != 1 || bt.getShape()[0] != 1)
+  // A one-element shared uint64 buffer is an mbarrier too: TileLang
+  // passes its address (upstream issue 2602's test declares it so), as
+  // tile.clc_try_cancel takes it.
+  bool sharedWord = bt && tile::isSharedScope(bt.getScope()) &&
+                    bt.getElementType().isInteger(64);
+  if (!bt || !(tile::isBarrierScope(bt.getScope()) || sharedWord) ||
+      !bt.isStatic() || bt.getRank() != 1 || bt.getShape()[0] != 1)
     return fail(p.node("mbarrier"),
                 p.info.name + ": completes on one mbarrier, an element of "
                               "T.alloc_barrier or T.alloc_cluster_barrier");

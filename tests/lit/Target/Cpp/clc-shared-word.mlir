@@ -2,7 +2,7 @@
 // T.clc_try_cancel completing on a one-word shared uint64 buffer (upstream
 // issue 2602's `mbarrier = T.alloc_shared((1,), T.uint64)`): the CPU target
 // completes the response's 16 bytes on that word as on a T.alloc_barrier
-// element. (The front end still refuses the Python form; issue 13.)
+// element (the Python form: tests/lit/Eval/clc-shared-uint64-mbarrier.py).
 // CHECK: tlc::cpu::Local<uint64_t, 1> [[W:buf_[0-9]+]]_mem({1});
 // CHECK: tlc::cpu::clcTryCancel(st, "{{.*}}", &buf.at({0}), &[[W]].at({0}), false);
 tile.func @clc(%out: !tile.buffer<[1], i32, global>) {

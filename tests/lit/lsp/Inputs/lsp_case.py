@@ -6,6 +6,7 @@ checking that the server still serves a healthy document.
 usage: lsp_case.py TLC_LSP CASE
 """
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -389,14 +390,25 @@ def case_vanish(c):
     ok("server ended with status %d" % code)
 
 
+def server_cpu_seconds(pid):
+    """User plus system CPU seconds of process \p pid, all its threads."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def case_cancel_eval(c):
     """A newer edit stops an analysis inside the evaluator: the first text
     evaluates for the evaluator's whole time budget (10 s: each step sorts
     a long list); once its analysis is reported in progress, the document
-    is replaced by a small kernel, whose hints must come back within 6 s
-    rather than after the first analysis ends (its 10 s time budget, about
-    9 s after the edit). 6 s leaves room for an ASan build on a loaded
-    machine (3.2 s seen at load 6)."""
+    is replaced by a small kernel, whose hints must come back before the
+    first analysis could have ended: that analysis ends at its time budget,
+    10 s of the evaluating thread's CPU clock, so a server that did not
+    cancel it has used at least 10 s of CPU when it answers. The server's
+    CPU time (all threads, /proc) is what is compared, not the wall clock,
+    so a loaded machine or an ASan build does not decide the outcome (the
+    wall-clock 6 s bound this replaced failed at load 14 under ASan: 6.4 s,
+    of which the server used far less than 10 s of CPU)."""
     r = c.request("initialize", {"capabilities": {"window": {"workDoneProgress": True}}})
     if "capabilities" not in r.get("result", {}):
         fail("initialize: %s" % r)
@@ -418,14 +430,16 @@ def case_cancel_eval(c):
         "contentChanges": [{"text": KERNEL}]})
     r = c.hints(uri)
     answered = time.time()
+    cpu = server_cpu_seconds(c.proc.pid)
     labels = "".join(json.dumps(h.get("label")) for h in r.get("result") or [])
     if "64" not in labels:
         fail("hints of the new text: %s" % str(r)[:300])
-    if answered - changed > 6.0:
-        fail("hints of the new text took %.1f s after the edit (%.1f s after "
-             "the slow text was opened): the old analysis was not cancelled"
-             % (answered - changed, answered - start))
-    ok("hints of the new text within 6 s of the edit")
+    if cpu >= 10.0:
+        fail("hints of the new text came after the server used %.1f s of CPU "
+             "(%.1f s after the edit, %.1f s after the slow text was opened): "
+             "the old analysis ran to its 10 s budget, it was not cancelled"
+             % (cpu, answered - changed, answered - start))
+    ok("hints of the new text before the old analysis' budget")
     c.healthy()
     c.shutdown()
 
