@@ -462,6 +462,14 @@ Value Interpreter::evalComprehension(Node n) {
   }
   if (n.kind() == NodeKind::SetComp)
     return makeSet(results, n);
+  // A generator expression is an iterator: a loop that breaks leaves the
+  // rest for its next reader (`for i in gen: ... break` then `for i in
+  // gen:` resumes), and reading it through exhausts it.
+  if (n.kind() == NodeKind::GeneratorExp) {
+    auto *it = heap.make<IteratorObj>();
+    it->items.append(results.begin(), results.end());
+    return heap.obj(ObjKind::Iterator, it);
+  }
   return heap.list(results);
 }
 

@@ -4,7 +4,8 @@
 # iter(x) is an iterator with a position, as in Python: next() advances
 # it, a `for` loop resumes where the last reader stopped and a `break`
 # leaves the rest, list()/tuple() read what is left, and an exhausted one
-# gives next()'s default or raises StopIteration. tlc's iter() returned x
+# gives next()'s default or raises StopIteration; a generator expression
+# is such an iterator. tlc's iter() returned x
 # itself and next() always its first value (a silent wrong answer:
 # `next(it), next(it)` was `7, 7`). CPython runs this file too
 # (`%python %s`): the assertions hold in both.
@@ -36,8 +37,21 @@ def nested_iter():
     return next(it), tuple(it)
 
 
+def generator_resumed():
+    # A generator expression is an iterator too (tlc held it as a list,
+    # so the second loop started again at 0).
+    gen = (i * 2 for i in range(6))
+    first = []
+    for v in gen:
+        first.append(v)
+        if v == 2:
+            break
+    return first, [v for v in gen], sum(x for x in range(4)), list(gen)
+
+
 assert drain() == (7, 8, [9], [10, 11], -1, True)
 assert nested_iter() == (2, (3,))
+assert generator_resumed() == ([0, 2], [4, 6, 8, 10], 6, [])
 
 try:
     import tilelang.language as T
