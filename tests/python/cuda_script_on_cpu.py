@@ -216,7 +216,7 @@ def _install():
     torch.Generator = _Generator
 
     import tilelang  # noqa: F401
-    from tilelang import _jit, autotuner, testing
+    from tilelang import _jit, _target_resolve, autotuner, testing
     resolve = _jit.resolve_target
 
     def to_cpu(target):
@@ -226,6 +226,7 @@ def _install():
         resolved = resolve(target if target is not None else "cpu")
         return "cpu" if resolved.startswith("cuda") else resolved
     _jit.resolve_target = to_cpu
+    _target_resolve.resolve_target = to_cpu  # what the compilers call
     autotuner.resolve_target = to_cpu
     testing.requires_cuda = testing._Requirement(lambda: True,
                                                  "runs on the CPU target")

@@ -1,6 +1,6 @@
 """``tilelang.jit`` as a module (``importlib.import_module("tilelang.jit")``,
 ``from tilelang.jit import JITKernel``): the package's JIT entry points
-(``tilelang/_jit.py``). ``tilelang.jit`` itself, the attribute of the
+(``tilelang/_jit.py``, ``_compile.py``). ``tilelang.jit`` itself, the attribute of the
 ``tilelang`` package, is the decorator, as in TileLang."""
 
 from .._jit import (CompiledArtifact, JITFunction, PendingInstance,  # noqa: F401

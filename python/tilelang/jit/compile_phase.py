@@ -6,7 +6,7 @@ With the switch set (``tilelang.env.is_explicit_compile_required()``):
 * a kernel factory or eager kernel runs only instances compiled
   explicitly (``factory.compile(...)``, ``factory.par_compile([...])``,
   ``tilelang.compile``); a call that would compile raises RuntimeError
-  (``tilelang/_jit.py``);
+  (``tilelang/_compiler.py``);
 * the first kernel launch, or :func:`seal_compilation`, seals compilation:
   from then on every compilation raises RuntimeError, so no launch waits
   for a build;
