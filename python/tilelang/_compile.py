@@ -78,6 +78,19 @@ def compile(func, out_idx=None, execution_backend=None, target=None,  # noqa: A0
         if pass_configs or compile_flags:
             func = func._with_build_configs(pass_configs, compile_flags)
         return func.compile()
+    from ._ir_module import IRModule
+    if isinstance(func, IRModule):
+        # An IRModule of one prim_func (`tvm.IRModule({"main": func})`,
+        # what a TileLang transform returns) builds that prim_func;
+        # tvm.compile builds modules of several.
+        from ._executable import module_prim_funcs
+        funcs = module_prim_funcs(func, "tilelang.compile")
+        if len(funcs) != 1:
+            raise TypeError(
+                "tilelang.compile builds one prim_func; this IRModule has "
+                f"{len(funcs)} ({', '.join(n for n, _ in funcs)}): compile "
+                "mod[NAME], or tvm.compile(mod) for all of them")
+        func = funcs[0][1]
     if not isinstance(func, PrimFunc):
         raise TypeError("tilelang.compile expects a @T.prim_func, got "
                         f"{type(func).__name__}")

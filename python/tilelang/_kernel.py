@@ -80,6 +80,12 @@ class _SourceModule:
     def get_source(self, fmt=""):
         return self._source()
 
+    inspect_source = get_source  # TVM-FFI's name
+
+    @property
+    def imports(self):
+        return self.imported_modules
+
     def __repr__(self):
         return f"Module({self.type_key})"
 
@@ -187,6 +193,10 @@ class JITKernel:
 
     def get_source(self, fmt=""):
         return self.get_host_source()
+
+    # TVM-FFI's names (`mod.imports[0].inspect_source()`).
+    imports = imported_modules
+    inspect_source = get_source
 
     def show_source(self, which="kernel"):
         print(self.get_kernel_source())

@@ -110,6 +110,9 @@ def _fill(module):
         module.TVMError = TVMError
         from ._ir_module import IRModule
         module.IRModule = IRModule
+        from . import _executable
+        module.compile = _executable.compile
+        module.build = _executable.build
         _fill_global_funcs(module)
     elif name == "tilelang.tvm.ffi":
         _fill_global_funcs(module)
