@@ -107,13 +107,66 @@ def _def_source(fn):
     return textwrap.dedent("".join(lines))
 
 
+@functools.lru_cache(maxsize=64)
+def _top_level_lines(path, mtime):
+    """The lines of ``path`` that its module-level statements run by
+    evaluating the module start on: the decorator and ``def`` lines of
+    top-level functions and classes, every line of other top-level simple
+    statements (``f = lambda x: ...``). Lines inside a top-level ``if``,
+    ``with``, ``for``, ``try`` ... are not. None where it does not
+    parse."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    lines = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef)):
+            first = min([d.lineno for d in node.decorator_list] +
+                        [node.lineno])
+            lines.update(range(first, node.lineno + 1))
+        elif not isinstance(node, (ast.If, ast.With, ast.AsyncWith, ast.For,
+                                   ast.AsyncFor, ast.While, ast.Try)):
+            lines.update(range(node.lineno, node.end_lineno + 1))
+    return frozenset(lines)
+
+
+def in_module_block(fn, script_file):
+    """Whether ``fn`` (a function or lambda; also through ``__wrapped__``)
+    is defined at module level of ``script_file`` inside a block, such as
+    ``if __name__ == "__main__":``, rather than by a top-level statement:
+    TileLang reads it where a prim_func of the block is defined; tlc's run
+    of the module need not define it, or may rebind what it reads, so the
+    package passes it as a definition of its own."""
+    if not isinstance(fn, types.FunctionType):
+        fn = getattr(fn, "__wrapped__", None)
+    if not isinstance(fn, types.FunctionType) or \
+            "<locals>" in fn.__qualname__:
+        return False
+    path = _function_file(fn)
+    if path is None or not _same_file(path, script_file):
+        return False
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        return False
+    lines = _top_level_lines(os.path.abspath(path), mtime)
+    return lines is not None and fn.__code__.co_firstlineno not in lines
+
+
 class Representer:
     """Collects the callable arguments of one call and the module-level
-    definitions they need in the copy of the script tlc builds."""
+    definitions they need in the copy of the script tlc builds.
+    ``value_globals``: the module's globals as a definition saw them (a
+    prim_func under ``if __name__ == "__main__":``), read instead of the
+    live module's for the values appended functions capture."""
 
-    def __init__(self, script_file, script_globals=None):
+    def __init__(self, script_file, script_globals=None, value_globals=None):
         self.script_file = script_file
         self.script_globals = script_globals
+        self.value_globals = value_globals
         self.defs = []
         self._names = {}
 
@@ -179,7 +232,8 @@ class Representer:
         if g is None or not name or name == "<lambda>":
             return None
         qual = getattr(value, "__qualname__", name)
-        if "<locals>" in qual or g.get(name) is not value:
+        if "<locals>" in qual or g.get(name) is not value or \
+                in_module_block(value, self.script_file):
             return None
         return name
 
@@ -264,11 +318,18 @@ class Representer:
                     "function assigns it") from None
         # Module globals holding plain values are taken now: module code
         # after the call may rebind them before tlc traces the instance.
+        # Functions of a module block it calls are passed too (tlc's run
+        # of the module need not define them).
         g = fn.__globals__
+        if self.value_globals is not None and g is self.script_globals:
+            g = self.value_globals
         for var in code.co_names:
-            if var in g and var not in captured and \
-                    _build.format_define(g[var]) is not None and \
-                    not isinstance(g[var], (types.ModuleType, type)):
+            if var not in g or var in captured:
+                continue
+            if (_build.format_define(g[var]) is not None and
+                    not isinstance(g[var], (types.ModuleType, type))) or \
+                    (var != fn.__name__ and
+                     in_module_block(g[var], self.script_file)):
                 captured[var] = g[var]
         params = ", ".join(captured)
         args = ", ".join(self.literal(v) for v in captured.values())

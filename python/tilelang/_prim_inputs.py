@@ -103,8 +103,11 @@ def _hidden_prim_func_inputs(func, rep):
             continue
         value = g[sub.id]
         if isinstance(value, types.ModuleType) or \
-                _build.format_define(value) is not None:
+                _build.format_define(value) is not None or \
+                _callables.in_module_block(value, func.source_file):
             values[sub.id] = value
+    # The block's functions read the globals as the definition saw them.
+    rep.value_globals = g
     defines = _nested.check_defines(fn.__name__, "the module", values, rep)
     build_file, kernel = _nested.lift_prim_func(
         func.source_file, fn.__code__, list(values),
