@@ -229,6 +229,73 @@ class Fragment(Layout):
             self._table = {idx: self._outputs(idx) for idx in self._points()}
         return self._table
 
+    @classmethod
+    def _derived(cls, recipe, shape, table, replicate=1):
+        obj = super()._derived(recipe, shape, table)
+        obj._replicate = replicate
+        obj._fn = None
+        return obj
+
+    def repeat(self, repeats, repeat_on_thread=False, lower_dim_first=True):
+        """TileLang's ``Fragment.repeat``: input dimension ``d`` of the
+        result is ``repeats[d]`` copies of dimension ``d`` (one count per
+        dimension; an int for a 1-D fragment). Index ``i`` is copy ``i //
+        extent`` of ``i % extent``; the copies' mixed-radix number ``c``
+        (the last dimension's copy varying fastest when
+        ``lower_dim_first``, else the first's) moves the element to thread
+        ``thread + get_thread_size() * c`` (``repeat_on_thread``) or to
+        local index ``index + get_output_shape()[0] * c`` (a fragment of
+        one local index), the rest of the map unchanged; every replica
+        alike."""
+        shape = self.get_input_shape()
+        counts = list(repeats) if isinstance(repeats, (list, tuple)) \
+            else [repeats]
+        if len(counts) != len(shape):
+            raise ValueError(
+                "Fragment.repeat needs one repeat count per dimension: the "
+                f"fragment has {len(shape)}, got {len(counts)}")
+        for n in counts:
+            if not _is_int(n) or n < 1:
+                raise ValueError("Fragment.repeat counts must be positive "
+                                 f"integers, got {n!r}")
+        counts = [int(n) for n in counts]
+        copies = self._copies()
+        if not repeat_on_thread and \
+                any(len(c) != 2 for cs in copies.values() for c in cs):
+            raise ValueError("Fragment.repeat on registers needs a fragment "
+                             "with one register index")
+        total = 1
+        for d, n in zip(shape, counts):
+            total *= d * n
+        if total > _MAX_POINTS:
+            raise ValueError(f"{self!r}.repeat: {total} input indices are "
+                             "more than the package enumerates in Python")
+        step = self.get_thread_size() if repeat_on_thread else \
+            self.get_output_shape()[0]
+        slot = 0 if repeat_on_thread else 1
+        order = range(len(shape) - 1, -1, -1) if lower_dim_first \
+            else range(len(shape))
+        table = {}
+        for idx in itertools.product(*(range(d * n)
+                                       for d, n in zip(shape, counts))):
+            inner = tuple(i % d for i, d in zip(idx, shape))
+            number, stride = 0, 1
+            for k in order:
+                number += stride * (idx[k] // shape[k])
+                stride *= counts[k]
+            out = []
+            for c in copies[inner]:
+                c = list(c)
+                c[slot] += step * number
+                out.extend(c)
+            table[idx] = tuple(out)
+        recipe = ("method", self, "repeat", (counts,),
+                  {"repeat_on_thread": bool(repeat_on_thread),
+                   "lower_dim_first": bool(lower_dim_first)})
+        return type(self)._derived(
+            recipe, [d * n for d, n in zip(shape, counts)], table,
+            int(getattr(self, "_replicate", 1)))
+
     def _copies(self):
         """Per input index, its (thread, local...) tuple of every copy."""
         reps = int(getattr(self, "_replicate", 1))
