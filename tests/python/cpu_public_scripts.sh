@@ -11,7 +11,9 @@
 # cpu_public_scripts_corpus.list is /work/corpus's). LIMIT= is the time
 # limit of one script (900 s), JOBS= how many run at once (1); rows are
 # written in the list's order (and to stderr as each ends); LOGS=DIR keeps
-# each script's output as DIR/SCRIPT.log. Needs build/bin/tlc-build.
+# each script's output as DIR/SCRIPT.log; TLC_STACKS_EVERY=S puts every
+# thread's Python stack into that output every S seconds (where a slow
+# script's time goes). Needs build/bin/tlc-build.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$(cd "${1:?corpus dir}" && pwd); OUTFILE=${2:?output file}
 export TLC_BUILD=${TLC_BUILD:-$ROOT/build/bin/tlc-build}

@@ -25,7 +25,9 @@ with Debian's CPU-only torch (1.13):
 * ``tilelang.testing.requires_cuda`` lets the test run;
 * ``@torch.compile`` (torch >= 2) leaves what it decorates as it is;
 * in a flat corpus (upstream's ``examples/DIR/FILE.py`` stored as
-  ``DIR__FILE.py``) a script's sibling import ``FILE`` finds ``DIR__FILE.py``.
+  ``DIR__FILE.py``) a script's sibling import ``FILE`` finds ``DIR__FILE.py``;
+* ``TLC_STACKS_EVERY=S`` prints every thread's Python stack every S seconds
+  (where a slow script's time goes).
 
 The script's own checks decide the exit status. Nothing here changes what a
 kernel computes: tlc's CPU target runs the same Tile IR instance that a CUDA
@@ -269,6 +271,13 @@ def main():
         sys.meta_path.append(_FlatSiblings(os.path.dirname(script),
                                            stem.rsplit("__", 1)[0]))
     _install()
+    every = os.environ.get("TLC_STACKS_EVERY")
+    if every:
+        # Where a slow script spends its time: every S seconds, the Python
+        # stacks of all threads on stderr (a tlc-build wait, a kernel's
+        # ctypes call, a torch reference, the package's own loops).
+        import faulthandler
+        faulthandler.dump_traceback_later(float(every), repeat=True)
     runpy.run_path(script, run_name="__main__")
     return 0
 
