@@ -85,6 +85,18 @@ def _fill_global_funcs(module):
     module.register_global_func = g.register_func
 
 
+# TVM's modules of TIR node classes (tvm.tir.stmt / tvm.tir.expr), as far
+# as the TIR-shaped view of PrimFunc.body has them.
+_TIR_NODES = {
+    "stmt": ("Stmt", "BufferStore", "For", "IfThenElse", "While", "SeqStmt",
+             "AttrStmt", "Evaluate"),
+    "expr": ("PrimExpr", "IntImm", "FloatImm", "BufferLoad", "Call",
+             "Shuffle", "Min", "Max"),
+}
+# Submodules of tvm.tir / tvm.tirx that `import tvm` registers as well.
+_TIR_SUBMODULES = ("stmt_functor", "analysis") + tuple(_TIR_NODES)
+
+
 def _fill(module):
     """Real values for the names module-level code computes with."""
     from ._dtype import dtype
@@ -155,9 +167,16 @@ def _fill(module):
                     "Shuffle", "Min", "Max"):
             setattr(module, cls, getattr(_tir, cls))
         module.decl_buffer = _tir.decl_buffer
-        for sub in ("stmt_functor", "analysis"):
+        for sub in _TIR_SUBMODULES:
             setattr(module, sub, sys.modules.get(f"{name}.{sub}") or
                     importlib.import_module(f"{name}.{sub}"))
+    elif name.rsplit(".", 1)[-1] in _TIR_NODES and \
+            name.rsplit(".", 1)[0] in ("tilelang.tvm.tir", "tilelang.tvm.tirx"):
+        # `from tvm.tir.stmt import IfThenElse`: TVM's modules of the node
+        # classes, the same classes as tvm.tir's.
+        from . import _tir
+        for cls in _TIR_NODES[name.rsplit(".", 1)[-1]]:
+            setattr(module, cls, getattr(_tir, cls))
     elif name in ("tilelang.tvm.tir.stmt_functor",
                   "tilelang.tvm.tirx.stmt_functor"):
         from . import _tir
@@ -248,7 +267,7 @@ def install():
             sys.modules["tvm." + sub] = getattr(tvm, sub)
         # `from tvm.tirx.stmt_functor import post_order_visit`.
         for sub in ("tir", "tirx"):
-            for part in ("stmt_functor", "analysis"):
+            for part in _TIR_SUBMODULES:
                 sys.modules[f"tvm.{sub}.{part}"] = \
                     getattr(getattr(tvm, sub), part)
     return tvm

@@ -27,6 +27,6 @@ else:
         sys.modules["tvm." + _sub] = getattr(_shim, _sub)
     # `from tvm.tirx.stmt_functor import post_order_visit`.
     for _sub in ("tir", "tirx"):
-        for _part in ("stmt_functor", "analysis"):
+        for _part in ("stmt_functor", "analysis", "stmt", "expr"):
             sys.modules[f"tvm.{_sub}.{_part}"] = \
                 getattr(getattr(_shim, _sub), _part)

@@ -26,6 +26,20 @@ def folded(B: T.Tensor((4,), "int32")):
         B[3] = len([(i, j) for i in range(4) for j in range(i)])
 
 
+def test_node_class_modules():
+    # `from tvm.tir.stmt import IfThenElse` (issue 2119's test): TVM's
+    # modules of the node classes hold the classes of tvm.tir / tvm.tirx.
+    from tvm.tir.stmt import IfThenElse, For, BufferStore
+    from tvm.tirx.expr import BufferLoad, Min
+    import tvm
+    assert IfThenElse is tirx.IfThenElse and For is tirx.For
+    assert BufferStore is tvm.tir.BufferStore
+    assert BufferLoad is tirx.BufferLoad and Min is tvm.tir.Min
+    assert tvm.tir.stmt.SeqStmt is tirx.SeqStmt
+    assert len(visit(folded, IfThenElse)) == 0
+    assert len(visit(folded, BufferStore)) == 4
+
+
 def visit(func, cls):
     found = []
     tirx.stmt_functor.post_order_visit(
