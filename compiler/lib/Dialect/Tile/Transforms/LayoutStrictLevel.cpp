@@ -267,6 +267,27 @@ layout::WarpPolicy tlc::tile::toLayoutWarpPolicy(GemmWarpPolicy policy) {
   return layout::WarpPolicy::Square;
 }
 
+std::optional<std::pair<layout::WarpPolicy, Fragment>>
+tlc::tile::matchAnnotatedAccumulator(const layout::GemmConfig &config,
+                                     llvm::ArrayRef<int64_t> shape,
+                                     const Fragment &given) {
+  layout::GemmConfig c = config;
+  for (layout::WarpPolicy p :
+       {config.policy, layout::WarpPolicy::FullRow, layout::WarpPolicy::FullCol,
+        layout::WarpPolicy::Square}) {
+    c.policy = p;
+    llvm::Expected<layout::OperandLayout> l = layout::layoutForGemmOperand(
+        c, layout::GemmOperand::C, layout::OperandScope::Fragment, shape);
+    if (!l) {
+      llvm::consumeError(l.takeError());
+      continue;
+    }
+    if (l->fragment && l->fragment->isEquivalentTo(given))
+      return std::make_pair(p, std::move(*l->fragment));
+  }
+  return std::nullopt;
+}
+
 /// The last two extents of a gemm operand, ignoring leading unit
 /// dimensions; std::nullopt when symbolic or not a matrix.
 static std::optional<std::pair<int64_t, int64_t>> matrixOf(Value v) {
@@ -309,6 +330,17 @@ LogicalResult Solver::inferGemm(GemmOp op) {
     config.threads = range->second;
     inRange = true;
   }
+  // An accumulator the program annotated with the C layout of another warp
+  // grid than the gemm's policy gives (TileLang's WGMMA atom emitter lays
+  // out its `block_row_warps x block_col_warps` warps, 4 x 1, where a
+  // Square policy gives 2 x 2): the gemm takes that grid, for all three
+  // operands.
+  if (std::optional<unsigned> cid = rootBuffer(op.getC(), true);
+      cid && !inRange && op.getC().getDefiningOp<AllocOp>() &&
+      buffers[*cid].pinned && buffers[*cid].fragment)
+    if (auto match = matchAnnotatedAccumulator(config, buffers[*cid].shape,
+                                               *buffers[*cid].fragment))
+      config.policy = match->first;
 
   struct Operand {
     Value value;
