@@ -159,6 +159,15 @@ std::string Emitter::define(Value v, StringRef hint) {
 }
 
 std::string Emitter::expr(Value v) {
+  // A view of a multi-buffered shared buffer addresses the stage the
+  // source's name points to where it is used (a pipelined loop renames the
+  // source to the stage it computes on or fills; emitView).
+  if (auto view = v.getDefiningOp<ViewOp>();
+      view && stagedBuffers.count(view.getSource()))
+    if (FailureOr<std::string> t = storageType(
+            cast<BufferType>(view.getType()).getElementType(), view);
+        succeeded(t))
+      return "((" + *t + " *)(" + expr(view.getSource()) + "))";
   auto it = names.find(v);
   if (it != names.end())
     return it->second;

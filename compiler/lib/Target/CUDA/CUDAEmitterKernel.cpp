@@ -537,8 +537,9 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
 LogicalResult Emitter::emitView(ViewOp op) {
   // T.reshape / T.view of a whole global tensor or shared buffer: a pointer
   // to the same bytes, indexed row-major by the view's own shape (the view
-  // is a root for addressing). Swizzled, multi-buffered and register
-  // buffers have no such row-major bytes.
+  // is a root for addressing). Fragments and local buffers are other names
+  // of their registers, a swizzled shared tile is addressed through its
+  // storage, a multi-buffered one at the stage in use (all below).
   Value src = op.getSource();
   auto srcType = cast<BufferType>(src.getType());
   auto type = cast<BufferType>(op.getType());
@@ -585,7 +586,7 @@ LogicalResult Emitter::emitView(ViewOp op) {
                    !isPackedNibble(srcType.getElementType());
   }
   if (!whole || !(scope == MemoryScope::Global || isSharedScope(scope)) ||
-      (swizzled.count(src) && !viewsStorage) || stagedBuffers.count(src) ||
+      (swizzled.count(src) && !viewsStorage) ||
       getElementStorageBytes(srcType.getElementType()) == 0 ||
       getElementStorageBytes(type.getElementType()) == 0 ||
       (srcType.getElementType() != type.getElementType() &&
@@ -593,7 +594,7 @@ LogicalResult Emitter::emitView(ViewOp op) {
         getElementBitWidth(type.getElementType()) < 8))) {
     op.emitError() << "the " << lang.name
                    << " target views (T.reshape, T.view) whole global "
-                      "tensors, single-stage shared buffers of byte-sized "
+                      "tensors, shared buffers of byte-sized "
                       "elements (swizzled ones in elements of at most 16 "
                       "bytes), fragments and local buffers (same element "
                       "type) only";
@@ -602,6 +603,15 @@ LogicalResult Emitter::emitView(ViewOp op) {
   FailureOr<std::string> t = storageType(type.getElementType(), op);
   if (failed(t))
     return failure();
+  if (stagedBuffers.count(src)) {
+    // A multi-buffered source: each use addresses the stage the source
+    // names there (expr()), the slice of its storage the pipelined loop is
+    // on, so the view has no variable of its own.
+    beginOp(op, "T.view " + type.getShapeString() + " of a " +
+                    std::to_string(stagedBuffers.lookup(src)) +
+                    "-stage buffer: the stage in use");
+    return success();
+  }
   beginOp(op, "T.view " + type.getShapeString());
   std::string name = define(op.getResult(), "view");
   line(*t + " *" + name + " = (" + *t + " *)(" + expr(src) + ");");
