@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to TLCTileTransforms: the solver state shared by
-// LayoutInference.cpp (collection, strict and common levels) and
-// LayoutFreeLevel.cpp (the free level's trials).
+// Private to TLCTileTransforms: the solver state shared by its files:
+// LayoutCollect.cpp (collection), LayoutStrictLevel.cpp,
+// LayoutCommonLevel.cpp, LayoutFreeLevel.cpp (the free level's trials) and
+// LayoutInference.cpp (the driver).
 //
 //===----------------------------------------------------------------------===//
 
