@@ -22,7 +22,7 @@
 // wait for it at the end, before anything reads the accumulator or
 // overwrites the operands' shared memory. Writers of the shared tiles fence
 // their writes for the async proxy before the barrier that publishes them
-// (CUDAEmitter.cpp, CUDAEmitterPipeline.cpp).
+// (CUDAEmitterStatements.cpp, CUDAEmitterPipeline.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,14 +5,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// State shared by CUDAEmitter.cpp (functions, kernels, control flow, scalar
-// arithmetic, buffer addressing) and CUDAEmitterTileOps.cpp (T.Parallel,
-// T.copy, T.fill). One emitter per tile.func; not thread-safe.
+// The CUDA emitter's class, shared by its files (CUDAEmitter*.cpp,
+// CUDABufferAccess.cpp, CUDAFragments.cpp, HIPEmitter*.cpp): each member is
+// declared under the file that defines it. The values its parts pass each
+// other are in EmitterTypes.h, the state of the asynchronous machinery
+// (pipelines, TMA, mbarriers, wgmma, tcgen05) in EmitterAsyncState.h. One
+// emitter per tile.func; not thread-safe.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
 #define TLC_LIB_TARGET_CUDA_EMITTERIMPL_H
+
+#include "EmitterAsyncState.h"
+#include "EmitterTypes.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/IndexIntervals.h"
@@ -48,94 +54,8 @@ class CmpIOp;
 
 namespace tlc::target::cuda_detail {
 
-using layout::BitLinear;
-using layout::FragmentTables;
-
-/// How a `local.fragment` buffer is spread over the threads: its TLCLayout
-/// fragment plus the fitted inverse map (thread, register) -> coordinate.
-struct FragmentInfo {
-  llvm::SmallVector<int64_t> shape;
-  int64_t numel = 0;
-  /// The layout (from a gemm, a reduction, a T.Parallel or the default).
-  layout::Fragment layout;
-  /// Registers per thread.
-  int64_t regs = 0;
-  /// Threads [0, threadExtent) hold elements.
-  int64_t threadExtent = 0;
-  /// Inputs (tid, register) -> logical coordinate.
-  BitLinear coords;
-  /// Thread bits that only select a replica.
-  int64_t repMask = 0;
-  /// The test true in one replica of each element (replica 0), for code
-  /// that must run once per element: "(tid & M) == 0" ("" when unique).
-  std::string oneReplica() const {
-    return repMask ? "(tid & " + std::to_string(repMask) + ") == 0" : "";
-  }
-  /// `if (oneReplica())`, or "" when every element has one thread.
-  std::string ifOneReplica() const {
-    return repMask ? "if (" + oneReplica() + ")" : "";
-  }
-  /// Consecutive registers that hold consecutive elements of the last
-  /// dimension (aligned): the vector width of copies.
-  int64_t vec = 1;
-  /// The enumerated facts of `layout` (null for a default-constructed info).
-  std::shared_ptr<const FragmentTables> tables;
-  /// A layout with empty slots (tables->emptySlots, a guarded partition's
-  /// last round): the dimensions whose fitted coordinate an empty slot
-  /// takes past the extent / below 0, or for a flat map whether its flat
-  /// index does; emitCoords skips such slots.
-  llvm::SmallVector<unsigned> guardAbove, guardBelow;
-  bool guardFlat = false;
-  bool hasEmptySlots() const { return tables && tables->emptySlots; }
-  /// The layout as the exchange choice and register maps read it.
-  layout::IndexedFragment indexed() const {
-    return {&layout, tables.get(), &coords, shape};
-  }
-};
-
-/// What is statically known about an integer index value (the shared
-/// analysis of IndexIntervals.h).
-using IndexRange = tile::IndexInterval;
-
-/// The part of a fragment a T.copy touches: a tile.region of it, or the
-/// whole fragment. An offset is a constant plus, where the region starts at
-/// a run-time value (`C_local[:, i * 64 : (i + 1) * 64]` in a loop), a C++
-/// expression.
-struct FragmentWindow {
-  llvm::SmallVector<int64_t> offsets, extents;
-  /// Per dimension, the run-time part of the offset ("" when constant) and
-  /// the multiple it is known to be of.
-  llvm::SmallVector<std::string> dynamicOffsets;
-  llvm::SmallVector<int64_t> dynamicDivisors;
-  bool whole = true;
-  /// Whether dimension \p d's offset is a constant.
-  bool isConstant(unsigned d) const { return dynamicOffsets[d].empty(); }
-  /// The offset of dimension \p d as a C++ expression.
-  std::string offset(unsigned d) const {
-    if (isConstant(d))
-      return std::to_string(offsets[d]);
-    if (offsets[d] == 0)
-      return "(" + dynamicOffsets[d] + ")";
-    return "(" + dynamicOffsets[d] + " + " + std::to_string(offsets[d]) + ")";
-  }
-  /// Whether dimension \p d's offset is a multiple of \p n.
-  bool offsetMultipleOf(unsigned d, int64_t n) const {
-    return offsets[d] % n == 0 &&
-           (isConstant(d) || dynamicDivisors[d] % n == 0);
-  }
-};
-
-/// A buffer access resolved to its allocation or parameter.
-struct RootAccess {
-  /// The tile.alloc result or tile.func argument.
-  mlir::Value root;
-  /// One C++ index expression per dimension of the root.
-  llvm::SmallVector<std::string> indices;
-  /// Per dimension, what is known about the index (empty: nothing).
-  llvm::SmallVector<std::optional<IndexRange>> ranges;
-};
-
-class Emitter {
+/// Prints one tile.func as CUDA (or HIP) C++.
+class Emitter : public AsyncKernelState {
 public:
   Emitter(tile::FuncOp func, const CudaEmitOptions &options);
 
@@ -629,14 +549,6 @@ public:
   // CUDAEmitterWgmma.cpp
   /// T.gemm on wgmma.mma_async (tile-plan-wgmma chose it).
   mlir::LogicalResult emitWgmma(tile::GemmOp op);
-  /// Shared buffers stored in swizzled panels for wgmma descriptors
-  /// (`tile.swizzle` of tile-plan-wgmma): the swizzle's row bytes.
-  llvm::DenseMap<mlir::Value, int64_t> panelSwizzle;
-  /// Whether the kernel being emitted issues wgmma (its shared writes are
-  /// fenced for the async proxy before barriers).
-  bool usesWgmma = false;
-  /// Whether any kernel of the function issues wgmma.
-  bool anyWgmma = false;
   // CUDAEmitterTcgen05.cpp
   /// Allocates the kernel's tensor memory (`tile.tmem_alloc_cols` of
   /// tile-plan-tcgen05) at its top; nothing for a kernel without.
@@ -678,11 +590,6 @@ public:
   /// tcgen05 fences; nullopt for other callees.
   std::optional<mlir::LogicalResult>
   emitTcgen05Intrinsic(tile::IntrinsicOp op, llvm::StringRef barrierAddress);
-  /// Whether any kernel of the function uses tcgen05 (tcgen05.h included).
-  bool anyTcgen05 = false;
-  /// The variable holding the kernel's tensor memory address ("" when the
-  /// kernel has none).
-  std::string tmemBaseName;
   /// How each shared buffer of the kernel is stored (tile::
   /// planSharedStorage; absent: row-major). linearIndex() addresses it so;
   /// the maps below are views of it for the emitters' questions.
@@ -761,24 +668,8 @@ public:
   /// The row-major index of \p indices (printed values) in \p shape.
   std::string rowMajorIndex(mlir::ValueRange indices,
                             llvm::ArrayRef<int64_t> shape);
-  /// Inside a pipelined loop: shared buffer -> pointer expression of the
-  /// stage being computed on.
-  llvm::DenseMap<mlir::Value, std::string> stagePointers;
-  /// Set while a multi-buffered loop issues its producers (committed as
-  /// the iteration's cp.async group, not one of their own).
-  bool issuingProducers = false;
   // CUDAEmitterTma.cpp
-  /// The kernel parameter name of each TMA copy's tensor map (tile.tma).
-  llvm::DenseMap<mlir::Operation *, std::string> tensorMapNames;
-  /// Whether any kernel of the function issues TMA copies.
-  bool anyTma = false;
-  /// Some kernel calls T.sync_grid (the grid.h helpers are included).
-  bool anyGridSync = false;
   // CUDAEmitterCluster.cpp
-  /// Some kernel uses cluster primitives (cluster.h is included).
-  bool anyCluster = false;
-  /// The kernel being emitted is launched in clusters of several blocks.
-  bool clusterLaunch = false;
   /// The `__cluster_dims__(x, y, z) ` attribute of \p kernel (empty for a
   /// cluster of one block), its dims recorded in \p launch; failure, with
   /// an error at the kernel, where the target has no clusters or the
@@ -790,10 +681,6 @@ public:
   std::optional<mlir::LogicalResult> emitClusterIntrinsic(tile::IntrinsicOp op);
   /// T.copy_cluster in the form tile-lower-copy-cluster chose.
   mlir::LogicalResult emitCopyCluster(tile::IntrinsicOp op);
-  /// tile-gemm-cluster: the axis of the output-tile grid along which the
-  /// two blocks of a cluster take adjacent tiles and share the operand
-  /// multicast (0: x, same rows of A; 1: y, same columns of B); -1: none.
-  int gemmClusterAxis = -1;
   /// The block indices of a clustered GEMM that is not persistent: the
   /// program's rasterisation (\p raster, or none) over the grid of
   /// clusters, the rank's tile within its pair along gemmClusterAxis.
@@ -860,26 +747,11 @@ public:
   /// in a warp-specialised kernel (the producer issued it); else thread 0
   /// initialises the mbarrier and issues it, and every thread waits.
   mlir::LogicalResult emitTmaOnce(tile::CopyOp op);
-  /// Software-pipelined loops -> stages; staged shared buffers -> stages
-  /// (tile.stages of tile-plan-pipelines).
-  llvm::DenseMap<mlir::Operation *, int64_t> pipelineStages;
-  llvm::DenseMap<mlir::Value, int64_t> stagedBuffers;
-  /// Ops emitBlock skips (a pipeline's producers).
-  llvm::SmallPtrSet<mlir::Operation *, 8> skipOps;
-  /// Statements emitBlock prints right before / after an op (the waits and
-  /// releases of a warp-specialised loop's rings around their readers).
-  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<std::string, 1>>
-      linesBefore, linesAfter;
   /// Reads the plan of tile-plan-pipelines for \p kernel (fills the maps
   /// above).
   void readPipelinePlan(tile::KernelOp kernel);
   /// A pipelined loop: prologue, cp.async prefetch, wait, compute.
   mlir::LogicalResult emitPipelined(tile::PipelinedOp pipe);
-  /// Warp specialisation (tile-warp-specialize): the producer warpgroup's
-  /// threads after the program's (0: none), and the names of the ring of
-  /// full and empty mbarriers once declared.
-  int64_t wsProducerThreads = 0;
-  std::string wsFull, wsEmpty;
   /// The body of a warp-specialised kernel: the rings initialised, then
   /// the producer warpgroup's TMA loop and the consumers' body as the two
   /// branches of one if / else.
@@ -890,26 +762,11 @@ public:
   /// P V gemm (tile-warp-specialize's tile.ws_overlap;
   /// CUDAEmitterWsOverlap.cpp).
   mlir::LogicalResult emitWsOverlapLoop(tile::PipelinedOp pipe);
-  /// wgmma gemms that take the ping-pong turn before their fence / hand it
-  /// over after their commit (set by the loop printer), and those whose
-  /// wait the loop places.
-  llvm::SmallPtrSet<mlir::Operation *, 4> wsTurnTake, wsTurnHandOver,
-      wgmmaNoWait;
-  /// tile-split-masks' branches (tile.split_mask_loop) printed as their
-  /// all-true side: the loop printer splits the warp-specialised loop into
-  /// the iterations where the guard holds (the first loop, left at the
-  /// first that it does not) and the rest (CUDAEmitterWsOverlap.cpp).
-  llvm::SmallPtrSet<mlir::Operation *, 2> maskAllTrue;
   /// The split-mask branch of \p pipe's body the loop printer splits the
   /// loop at (tile.split_mask_loop), or null.
   tile::IfOp splitMaskOf(tile::PipelinedOp pipe);
 
   // CUDAEmitterPersistent.cpp
-  /// A persistent kernel (tile-persistent-gemm): the blocks launched (0:
-  /// not persistent), and the consumers' ring position, declared before
-  /// their tile loop and carried from tile to tile (empty outside one).
-  int64_t persistentCtas = 0;
-  std::string wsReadStage, wsPhase, wsLastStage;
   /// Opens the tile loop of the persistent \p kernel (one iteration per
   /// output tile: blockIdx.x, blockIdx.x + gridDim.x, ...) and defines its
   /// block indices from the tile in the planned rasterisation; the caller
@@ -919,18 +776,6 @@ public:
   std::string openPersistentTileLoop(tile::KernelOp kernel,
                                      llvm::StringRef first = "0",
                                      int64_t step = 1);
-  /// Consumer ping-pong over tiles (tile-gemm-pingpong): the first of its
-  /// named barriers (0: none; turns B and B + 1, warpgroup w's own barrier
-  /// B + 2 + w), and while the consumers' tile loop is printed, the names
-  /// of their warpgroup index and of the tile variable.
-  int64_t gemmPingPong = 0;
-  std::string wsConsumerGroup, wsTile;
-  /// While a warp-specialised kernel's roles are printed: the name of the
-  /// warpgroup index `threadIdx.x / 128`, read through a warp broadcast so
-  /// that nvcc proves it warp-uniform (the role branches and everything the
-  /// wgmma descriptors depend on stay on the uniform datapath instead of
-  /// being moved there by R2UR per instruction: docs/perf/hopper.md).
-  std::string wsWarpGroup;
   /// The condition "this thread is in consumer warpgroup 0" (\p first) or
   /// "... not in it" of a warp-specialised kernel of two consumer
   /// warpgroups: on wsWarpGroup where it is known, else on tid.
@@ -993,13 +838,6 @@ public:
   /// assignFragmentLayouts.
   mlir::LogicalResult planThreadRanges(tile::KernelOp kernel);
   // CUDAEmitterMbarrier.cpp
-  /// Byte offsets in shared memory of the mbarrier buffers (T.alloc_barrier)
-  /// and of T.create_list_of_mbarrier's list (-1: none).
-  llvm::DenseMap<mlir::Value, int64_t> mbarrierOffsets;
-  int64_t mbarrierListOffset = -1;
-  llvm::SmallVector<int64_t, 8> mbarrierListCounts;
-  /// The name of the list's pointer once it is declared.
-  std::string mbarrierListName;
   /// Places the kernel's mbarriers after \p sharedBytes; the new size.
   mlir::FailureOr<int64_t> planMbarriers(tile::KernelOp kernel,
                                          int64_t sharedBytes);

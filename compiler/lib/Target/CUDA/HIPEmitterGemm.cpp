@@ -227,6 +227,60 @@ LogicalResult Emitter::emitMfmaGemm(GemmOp op) {
   SmallVector<int64_t> as = matrix(aType), bs = matrix(bType);
   int64_t m = C.shape[0], n = C.shape[1];
   int64_t k = transA ? as[0] : as[1];
+  // K not a multiple of the MFMA K step (K = 20 of f16: TileLang's non-MMA
+  // K fallback, upstream test_tilelang_issue_gemm_non_mma_k_fallback, as
+  // the CUDA target does for mma.sync): scalar multiply-adds over the whole
+  // K, each thread summing the element of C each of its registers holds
+  // (the accumulator keeps its MFMA layout: the coordinates come from its
+  // fitted map), in float for 16- and 8-bit floats, int for 8-bit integers
+  // and double for f64 (a 16-bit accumulator is rounded once per call).
+  // Operands in LDS or global memory; register operands keep the refusal.
+  if ((transB ? bs[1] : bs[0]) == k && k % step != 0 && aShared && bShared &&
+      C.shape.size() == 2) {
+    std::string sumType = int8 ? "int" : f64 ? "double" : "float";
+    auto element = [&](Value buf, Type elem, const std::string &row,
+                       const std::string &col) -> FailureOr<std::string> {
+      auto t = cast<BufferType>(buf.getType());
+      SmallVector<std::string> idx(t.getRank(), "0");
+      idx[t.getRank() - 2] = row;
+      idx[t.getRank() - 1] = col;
+      FailureOr<RootAccess> access = resolve(buf, idx, op);
+      if (failed(access))
+        return failure();
+      FailureOr<std::string> lv = lvalue(*access, op);
+      if (failed(lv))
+        return failure();
+      return "static_cast<" + sumType + ">(" + fromStorage(elem, *lv) + ")";
+    };
+    open("");
+    line("// T.gemm: K = " + std::to_string(k) +
+         " is no multiple of the MFMA K step " + std::to_string(step) +
+         ": scalar multiply-adds");
+    std::string r = fresh("r"), kx = fresh("k"), sum = fresh("sum");
+    open("for (int " + r + " = 0; " + r + " < " + std::to_string(C.regs) +
+         "; ++" + r + ")");
+    SmallVector<std::string> ij = emitCoords(C, r, "c");
+    std::string reg = expr(c) + "[" + r + "]";
+    line(sumType + " " + sum + " = " +
+         (op.getClearAccum()
+              ? std::string("0")
+              : "static_cast<" + sumType + ">(" + fromStorage(acc, reg) + ")") +
+         ";");
+    open("for (int " + kx + " = 0; " + kx + " < " + std::to_string(k) + "; ++" +
+         kx + ")");
+    FailureOr<std::string> aElem =
+        transA ? element(a, ab, kx, ij[0]) : element(a, ab, ij[0], kx);
+    FailureOr<std::string> bElem = transB ? element(b, bElemType, ij[1], kx)
+                                          : element(b, bElemType, kx, ij[1]);
+    if (failed(aElem) || failed(bElem))
+      return failure();
+    line(sum + " += " + *aElem + " * " + *bElem + ";");
+    close();
+    line(reg + " = " + toStorage(acc, sum) + ";");
+    close();
+    close();
+    return success();
+  }
   if ((transB ? bs[1] : bs[0]) != k || k % step != 0) {
     op.emitError() << "T.gemm: K must agree and be a multiple of " << step
                    << (kPack > 1 ? " (k_pack " + std::to_string(kPack) +

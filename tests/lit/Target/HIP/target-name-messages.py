@@ -8,7 +8,7 @@
 # HIP: target-name-messages.py:46:17: error: this tile operation runs on threads [0, 40), which is not a whole number of warps: the HIP target partitions
 # CUDA: target-name-messages.py:31:13: error: the CUDA target lowers T.cumsum over shared or global tiles of rank 1 or 2
 # CUDA: target-name-messages.py:46:17: error: this tile operation runs on threads [0, 40), which is not a whole number of warps: the CUDA target partitions
-# The messages of CUDAEmitter.cpp and CUDAEmitterCopy.cpp as well:
+# The messages of CUDAEmitter(Kernel).cpp and CUDAEmitterCopy.cpp too:
 # HIP: target-name-messages.py:57:14: error: the HIP target does not support element type 'f6E2M3FN'
 # HIP: target-name-messages.py:71:17: error: the HIP target views (T.reshape, T.view) dense tensors only, not one with strides
 # HIP-NOT: target-name-messages.py:88:{{[0-9]+}}: error

@@ -461,6 +461,19 @@ LogicalResult tlc::tile::assignFragmentLayouts(
       bad = gemm;
       return;
     }
+    // An accumulator annotated with the C layout of another warp grid than
+    // the gemm's policy gives (TileLang's WGMMA atom emitter, 4 x 1 warps):
+    // the gemm takes that grid, as layout inference did, and the equivalent
+    // gemm layout replaces the annotation's, for the printers read the warp
+    // grid from its origin.
+    Value acc = gemm.getC();
+    if (pinned.count(acc) && isFragmentBuffer(acc) &&
+        acc.getDefiningOp<AllocOp>())
+      if (auto match = matchAnnotatedAccumulator(
+              *cfg, cast<BufferType>(acc.getType()).getShape(), layouts[acc])) {
+        cfg->policy = match->first;
+        layouts[acc] = std::move(match->second);
+      }
     auto setOp = [&](Value v, layout::GemmOperand which) {
       if (!isFragmentBuffer(v))
         return;

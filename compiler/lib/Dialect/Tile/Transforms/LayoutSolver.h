@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to TLCTileTransforms: the solver state shared by
-// LayoutInference.cpp (collection, strict and common levels) and
-// LayoutFreeLevel.cpp (the free level's trials).
+// Private to TLCTileTransforms: the solver state shared by its files:
+// LayoutCollect.cpp (collection), LayoutStrictLevel.cpp,
+// LayoutCommonLevel.cpp, LayoutFreeLevel.cpp (the free level's trials) and
+// LayoutInference.cpp (the driver).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +61,7 @@ using layout::IndexExpr;
 using layout::InferLevel;
 using layout::Layout;
 // The solver is written against MLIR's names; this header is private to the
-// two files of the solver.
+// files of the solver (Layout*.cpp).
 using namespace mlir;
 
 
@@ -286,6 +287,15 @@ private:
   bool deferFloating = false;
 };
 
+/// The element count of \p shape, saturating at INT64_MAX (0 when a
+/// dimension is not positive).
+int64_t elementCount(llvm::ArrayRef<int64_t> shape);
+
+/// The threads that run \p op when it is under `with T.ws(...)` or a
+/// condition selecting a warp-aligned proper range of threadIdx.x: the
+/// first thread and the count; std::nullopt for the whole block.
+std::optional<std::pair<int64_t, int64_t>> warpGroupRange(mlir::Operation *op,
+                                                          int64_t threads);
 
 } // namespace tlc::tile::detail
 

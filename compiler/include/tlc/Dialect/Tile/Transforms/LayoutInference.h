@@ -103,6 +103,19 @@ std::string bufferDisplayName(mlir::Value buffer);
 /// The layout library's name for a `tile.gemm` warp policy.
 layout::WarpPolicy toLayoutWarpPolicy(GemmWarpPolicy policy);
 
+/// The accumulator layout of a gemm whose C the program annotated with
+/// \p given (an element -> (thread, register) map it wrote itself, as
+/// TileLang's WGMMA atom emitter's `make_mma_store_layout` for its
+/// `block_row_warps x block_col_warps` warps): the C layout of \p config
+/// under the first of its own warp policy, FullRow, FullCol and Square
+/// that is equivalent to \p given, with that policy. The layout returned
+/// carries the instruction and warp grid (FragmentOrigin) the printers
+/// read; std::nullopt when no policy's grid gives \p given.
+std::optional<std::pair<layout::WarpPolicy, layout::Fragment>>
+matchAnnotatedAccumulator(const layout::GemmConfig &config,
+                          llvm::ArrayRef<int64_t> shape,
+                          const layout::Fragment &given);
+
 } // namespace tile
 } // namespace tlc
 
