@@ -14,6 +14,7 @@
 
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
@@ -611,6 +612,13 @@ tlc::layout::gemmOperandFragment(const GemmConfig &config,
   return f;
 }
 
+int64_t tlc::layout::wgmmaInstructionN(int64_t warpN) {
+  for (int64_t w = std::min<int64_t>(256, warpN / 8 * 8); w >= 8; w -= 8)
+    if (warpN % w == 0)
+      return w;
+  return 8;
+}
+
 llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
     const GemmConfig &config, GemmOperand operand,
     llvm::ArrayRef<int64_t> bufferShape) {
@@ -619,8 +627,20 @@ llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
   if (bufferShape.size() < 2)
     return makeError("a gemm operand buffer needs rank >= 2");
   bool kInner = operand == GemmOperand::A ? !config.transA : config.transB;
-  if (selectGemmInstr(config) == GemmInstr::WGMMA)
-    return makeGemmABLayoutHopper(bufferShape, config.abBits);
+  if (selectGemmInstr(config) == GemmInstr::WGMMA) {
+    // An N-major B: the instructions of warpgroup column wn start at
+    // wn * warpN + j * wgmmaInstructionN(warpN). (An M-major A's start every
+    // 64 rows, a whole atom row of any 16-bit swizzle.)
+    int64_t mnStep = 0;
+    if (operand == GemmOperand::B && !kInner) {
+      llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+      if (!p)
+        return p.takeError();
+      if (p->warpCols > 0 && config.n % p->warpCols == 0)
+        mnStep = wgmmaInstructionN(config.n / p->warpCols);
+    }
+    return makeWgmmaOperandLayout(bufferShape, config.abBits, mnStep);
+  }
   return makeGemmABLayoutSm80(bufferShape, config.abBits, kInner);
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/SharedLayouts.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -198,8 +199,20 @@ Layout tlc::layout::makeGemmABLayoutSm80(llvm::ArrayRef<int64_t> shape,
 
 Layout tlc::layout::makeGemmABLayoutHopper(llvm::ArrayRef<int64_t> shape,
                                            unsigned elemBits) {
-  if (std::optional<SwizzleMode> m = widestSwizzle(shape, elemBits))
-    return std::move(*makeSwizzledLayout(shape, elemBits, *m));
+  return makeWgmmaOperandLayout(shape, elemBits, 0);
+}
+
+Layout tlc::layout::makeWgmmaOperandLayout(llvm::ArrayRef<int64_t> shape,
+                                           unsigned elemBits, int64_t mnStep) {
+  if (shape.size() >= 2)
+    for (SwizzleMode m :
+         {SwizzleMode::B128, SwizzleMode::B64, SwizzleMode::B32}) {
+      if (!canSwizzle(m, shape.end()[-2], shape.back(), elemBits))
+        continue;
+      if (mnStep > 0 && (mnStep * elemBits) % (swizzleBytes(m) * 8) != 0)
+        continue;
+      return std::move(*makeSwizzledLayout(shape, elemBits, m));
+    }
   return linearWithBits(shape, elemBits);
 }
 

@@ -92,8 +92,23 @@ TEST_CASE("MN-major operand, 128B swizzle") {
   CHECK(a.startOffset == 4096 + 2048);
   CHECK(a.leadingByteOffset == 4096);
   CHECK(a.strideByteOffset == 1024);
-  // N = 32 inside panel 0: 64 bytes into the row.
-  CHECK(access(t, 32, 0).startOffset == 64);
+  // N = 32 would start 64 bytes into an atom row: an N-major descriptor
+  // reads 64 N elements of each K row from its start, so the instruction
+  // would take N = 64..95 from the next K row. Refused (the H100 and the
+  // sim device both computed a wrong product from such a start, session 44).
+  llvm::Expected<WgmmaOperandAccess> inside = getWgmmaOperandAccess(t, 32, 0);
+  CHECK(!inside);
+  llvm::consumeError(inside.takeError());
+}
+
+TEST_CASE("MN-major operand, 64B swizzle: starts on 32-element rows") {
+  // B [64, 448] f16 [K, N] in 64-byte atom rows (32 elements): a warpgroup
+  // column starting at N = 224 starts panel 7.
+  WgmmaOperandTile t{64, 448, 2, WgmmaSwizzle::B64, /*kMajor=*/false};
+  WgmmaOperandAccess a = access(t, 224, 16);
+  CHECK(a.startOffset == 7 * 64 * 64 + 16 * 64);
+  CHECK(a.leadingByteOffset == 64 * 64);
+  CHECK(a.strideByteOffset == 8 * 64);
 }
 
 TEST_CASE("8-bit K-major operand") {

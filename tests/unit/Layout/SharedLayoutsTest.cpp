@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/SharedLayouts.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include <doctest/doctest.h>
 
@@ -131,6 +132,21 @@ TEST_CASE("operand layout selection") {
   CHECK(label(makeGemmABLayoutSm80({64, 128}, 8, true)) == "swizzle 128B");
   CHECK(label(makeGemmABLayoutHopper({12, 64}, 16)) == "linear");
   CHECK(label(makeGemmABLayoutHopper({64, 64}, 16)) == "swizzle 128B");
+  // An N-major B whose instructions start every 224 (or 96) columns: the
+  // widest atom row dividing the step, 32 f16 (64 bytes); every 16 columns:
+  // 32 bytes; every 192: 128 bytes.
+  CHECK(label(makeWgmmaOperandLayout({64, 448}, 16, 224)) == "swizzle 64B");
+  CHECK(label(makeWgmmaOperandLayout({64, 192}, 16, 96)) == "swizzle 64B");
+  CHECK(label(makeWgmmaOperandLayout({64, 448}, 16, 16 * 7)) == "swizzle 32B");
+  CHECK(label(makeWgmmaOperandLayout({64, 384}, 16, 192)) == "swizzle 128B");
+}
+
+TEST_CASE("wgmma instruction N") {
+  CHECK(wgmmaInstructionN(224) == 224);
+  CHECK(wgmmaInstructionN(256) == 256);
+  CHECK(wgmmaInstructionN(320) == 160);
+  CHECK(wgmmaInstructionN(512) == 256);
+  CHECK(wgmmaInstructionN(8) == 8);
 }
 
 TEST_CASE("matrix-core swizzle follows its formula") {

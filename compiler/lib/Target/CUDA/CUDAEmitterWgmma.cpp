@@ -28,6 +28,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Layout/WgmmaLayouts.h"
 #include "tlc/Target/CUDA/WgmmaDescriptor.h"
 
 #include "llvm/Support/Format.h"
@@ -162,12 +163,7 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   int64_t mAtoms = groupM / 64;
   // The widest instruction N (a multiple of 8, at most 256) that divides
   // the warpgroup's columns.
-  int64_t nInstr = 8;
-  for (int64_t w = std::min<int64_t>(256, warpN); w >= 8; w -= 8)
-    if (warpN % w == 0) {
-      nInstr = w;
-      break;
-    }
+  int64_t nInstr = layout::wgmmaInstructionN(warpN);
   int64_t nChunks = warpN / nInstr, regs = nInstr / 2;
 
   // Accumulator registers of instruction (mi, chunk): consecutive, from

@@ -90,6 +90,14 @@ tlc::target::getWgmmaOperandAccess(const WgmmaOperandTile &tile, int64_t mn0,
   // Panel p of the tile holds columns [p * width, (p + 1) * width): rows
   // of `rowBytes`, one after the other.
   int64_t panelBytes = tile.rows * rowBytes;
+  // An M/N-major descriptor reads `width` M/N elements of an atom row from
+  // its start, then the next panel (LBO): a start inside the row would
+  // read the following K row's elements.
+  if (!tile.kMajor && mn0 % width)
+    return makeError("an M/N-major operand's instruction starts at element " +
+                     llvm::Twine(mn0) + ", inside a " + llvm::Twine(rowBytes) +
+                     "-byte swizzle atom row of " + llvm::Twine(width) +
+                     " elements");
   int64_t row = tile.kMajor ? mn0 : k0, col = tile.kMajor ? k0 : mn0;
   WgmmaOperandAccess access;
   access.startOffset = (col / width) * panelBytes + row * rowBytes +

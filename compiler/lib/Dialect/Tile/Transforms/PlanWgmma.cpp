@@ -24,6 +24,7 @@
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -47,20 +48,31 @@ static SmallVector<int64_t> matrixShape(BufferType t) {
 }
 
 /// The swizzle (row bytes) a shared operand allocation of \p gemm gets, or
-/// nothing when \p v is not one wgmma can read.
-static std::optional<int64_t> operandSwizzle(Value v) {
+/// nothing when \p v is not one wgmma can read. \p mnStep: as
+/// layout::makeWgmmaOperandLayout's (the layout inference gives the buffer).
+static std::optional<int64_t> operandSwizzle(Value v, int64_t mnStep = 0) {
   auto alloc = v.getDefiningOp<AllocOp>();
   auto t = cast<BufferType>(v.getType());
   if (!alloc || !isSharedScope(t.getScope()) || !t.isStatic() ||
       matrixShape(t).size() != 2)
     return std::nullopt;
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
-  std::optional<layout::SwizzleMode> mode =
-      layout::widestSwizzle(t.getShape(), bits);
-  if (!mode)
+  layout::Layout l = layout::makeWgmmaOperandLayout(t.getShape(), bits, mnStep);
+  switch (l.getKind()) {
+  case layout::LayoutKind::Swizzle32B:
+    return 32;
+  case layout::LayoutKind::Swizzle64B:
+    return 64;
+  case layout::LayoutKind::Swizzle128B:
+    return 128;
+  default:
     return std::nullopt;
-  return layout::swizzleBytes(*mode);
+  }
 }
+
+/// The step of \p gemm's instruction starts along B's contiguous N when B
+/// is N-major (stored [K, N]) in a block of \p threads threads, else 0.
+static int64_t bMnStep(GemmOp gemm, int64_t threads);
 
 /// Whether \p v is a whole static 2-D fragment that wgmma can take as its
 /// register A operand of a \p gemm (16-bit elements, stored [M, K]).
@@ -107,7 +119,33 @@ static bool takesWgmma(GemmOp gemm, int64_t threads) {
   if (groups == 0 || cfg.m % (groups * 64) || cfg.n % (p->warpCols * 8))
     return false;
   return (operandSwizzle(gemm.getA()) || isRegisterA(gemm, gemm.getA())) &&
-         operandSwizzle(gemm.getB());
+         operandSwizzle(gemm.getB(), bMnStep(gemm, threads));
+}
+
+static int64_t bMnStep(GemmOp gemm, int64_t threads) {
+  auto a = cast<BufferType>(gemm.getA().getType());
+  auto c = cast<BufferType>(gemm.getC().getType());
+  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
+  if (gemm.getTransposeB() || as.size() != 2 || cs.size() != 2)
+    return 0;
+  Type ab = a.getElementType();
+  layout::GemmConfig cfg;
+  cfg.arch = layout::GemmArch::SM90;
+  cfg.transA = gemm.getTransposeA();
+  cfg.m = cs[0];
+  cfg.n = cs[1];
+  cfg.k = cfg.transA ? as[0] : as[1];
+  cfg.abBits = ab.isF16() || ab.isBF16() ? 16 : 8;
+  cfg.threads = threads;
+  cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
+  llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);
+  if (!p) {
+    llvm::consumeError(p.takeError());
+    return 0;
+  }
+  if (p->warpCols <= 0 || cfg.n % p->warpCols)
+    return 0;
+  return layout::wgmmaInstructionN(cfg.n / p->warpCols);
 }
 
 SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
@@ -154,11 +192,14 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
 SmallVector<std::pair<AllocOp, int64_t>>
 tlc::tile::planWgmmaPanels(KernelOp kernel) {
   SmallVector<std::pair<AllocOp, int64_t>> panels;
+  int64_t threads = kernel.getStaticNumThreads().value_or(0);
   for (GemmOp gemm : selectWgmmaGemms(kernel))
     for (Value v : {gemm.getA(), gemm.getB()}) {
       if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
         continue; // a register A operand (the RS form)
-      panels.push_back({v.getDefiningOp<AllocOp>(), *operandSwizzle(v)});
+      std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
+      int64_t step = v == gemm.getB() && r ? bMnStep(gemm, r->count()) : 0;
+      panels.push_back({v.getDefiningOp<AllocOp>(), *operandSwizzle(v, step)});
     }
   // A hand-written descriptor (T.initialize_wgmma_descriptor) reads its
   // buffer through the hardware swizzle: a buffer laid out as one panel
