@@ -98,17 +98,28 @@ static Operation *enclosingLoop(Operation *op, bool &parallel) {
 }
 
 /// Whether \p loop holds anything a block barrier is emitted for: explicit
-/// barriers, block votes and tile operations, or shared-memory accesses.
+/// barriers, block votes and tile operations, or shared-memory writes
+/// (but those of one thread, `if tx == 0:`, which its own program order
+/// orders: tile-insert-barriers puts no barrier for them).
 static bool loopHasBarriers(Operation *loop) {
   bool found = false;
+  auto kernel = loop->getParentOfType<KernelOp>();
+  std::optional<int64_t> threads =
+      kernel ? kernel.getStaticNumThreads() : std::nullopt;
   loop->walk([&](Operation *op) {
     if (isa<SyncThreadsOp, BarrierOp, ParallelOp, CopyOp, GemmOp, ReduceOp,
             CumSumOp>(op))
       found = true;
     if (auto in = dyn_cast<IntrinsicOp>(op))
       found |= in.getCallee().starts_with("T.syncthreads_");
+    if (op->getNumRegions() == 0 &&
+        !Emitter::sharedEffectsOf(op).writes.empty()) {
+      std::optional<ThreadRange> r =
+          threads ? threadRangeOf(op, *threads) : std::nullopt;
+      found |= !r || !r->condition || r->count() != 1;
+    }
   });
-  return found || !Emitter::sharedEffectsOf(loop).writes.empty();
+  return found;
 }
 
 std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
