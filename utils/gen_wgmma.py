@@ -45,6 +45,9 @@ FAMILIES = (
      16, True, True),
     ("bf16_rs.h", "bf16 x bf16 -> f32, K = 16, A from registers", "BF16",
      "bf16", 16, True, True),
+    # f16 accumulation (`.f16.f16.f16`): N/4 registers of f16x2.
+    ("f16_f16acc.h", "f16 x f16 -> f16, K = 16", "F16", "f16", 16, False,
+     True, "f16"),
 )
 
 
@@ -56,12 +59,16 @@ def banner(text):
     return left + "-" * (80 - len(left) - len(right)) + right
 
 
-def family_header(file, family, name, ptx, k, rs, trans):
+def family_header(file, family, name, ptx, k, rs, trans, acc="f32"):
     guard = "TLC_DEVICE_CUDA_WGMMA_" + file[:-2].upper() + "_H"
     if rs:
         form = (f"wgmmaM64N<N>K{k}F32{name}RS<TransB>(d, a, descB, scaleD), A "
                 "from registers (cuda/wgmma.h gives their placement), B from "
                 "shared memory")
+    elif acc == "f16":
+        form = (f"wgmmaM64N<N>K{k}F16{name}<TransA, TransB>(d, descA, descB, "
+                "scaleD), d the accumulator's N/4 registers of f16 pairs, A and "
+                "B from shared memory")
     elif trans:
         form = (f"wgmmaM64N<N>K{k}F32{name}<TransA, TransB>(d, descA, descB, "
                 "scaleD), A and B from shared memory")
@@ -89,17 +96,19 @@ def family_header(file, family, name, ptx, k, rs, trans):
         if rs:
             text += helper_rs(n, name, ptx)
         else:
-            text += helper(n, name, ptx, k, trans)
+            text += helper(n, name, ptx, k, trans, acc)
     text += ("\n} // namespace cuda\n} // namespace tlc\n\n"
              f"#endif // {guard}\n")
     return text
 
 
-def helper(n, name, ptx, k, trans):
-    regs = n // 2
+def helper(n, name, ptx, k, trans, acc="f32"):
+    # An f32 accumulator is N/2 registers a thread; an f16 one N/4 (pairs).
+    regs = n // 2 if acc == "f32" else n // 4
     dlist = ", ".join(f"%{i}" for i in range(regs))
     a, b, s = regs, regs + 1, regs + 2
-    outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    cons = '"+f"' if acc == "f32" else '"+r"'
+    outs = ", ".join(f'{cons}(d[{i}])' for i in range(regs))
     lines = []
     if trans:
         lines.append("template <int TransA, int TransB>")
@@ -108,13 +117,14 @@ def helper(n, name, ptx, k, trans):
     else:
         tail = ""
         ins = '"l"(descA), "l"(descB), "r"(scaleD)'
-    fn = f"wgmmaM64N{n}K{k}F32{name}"
-    lines.append(f"TLC_DEVICE void {fn}(float *d, uint64_t descA, uint64_t descB,")
+    fn = f"wgmmaM64N{n}K{k}{acc.upper()}{name}"
+    dtype = "float" if acc == "f32" else "uint32_t"
+    lines.append(f"TLC_DEVICE void {fn}({dtype} *d, uint64_t descA, uint64_t descB,")
     lines.append(" " * (len(f"TLC_DEVICE void {fn}(")) + "int scaleD) {")
     lines.append("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)")
     lines.append('  asm volatile("{\\n.reg .pred p;\\n"')
     lines.append(f'               "setp.ne.b32 p, %{s}, 0;\\n"')
-    lines.append(f'               "wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx}.{ptx} "')
+    lines.append(f'               "wgmma.mma_async.sync.aligned.m64n{n}k{k}.{acc}.{ptx}.{ptx} "')
     lines.append(f'               "{{{dlist}}}, "')
     lines.append(f'               "%{a}, %{b}, p, 1, 1{tail};\\n}}\\n"')
     lines.append(f"               : {outs}")

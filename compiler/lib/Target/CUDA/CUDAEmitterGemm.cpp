@@ -193,6 +193,9 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
         << (lang.isHip() ? "HIP" : "sm_" + std::to_string(
                                              options.minComputeCapability))
         << " (T.gemm picks the instruction the target has)";
+    else if (auto why = op->getAttrOfType<StringAttr>("tile.wgmma_why"))
+      d << "but this gemm does not fit it: " << why.getValue()
+        << "; T.gemm would use mma.sync";
     else
       d << "but this gemm does not fit it (shapes, dtypes, thread range, "
            "operand layouts or tl.disable_wgmma); T.gemm would use mma.sync";

@@ -98,17 +98,28 @@ static Operation *enclosingLoop(Operation *op, bool &parallel) {
 }
 
 /// Whether \p loop holds anything a block barrier is emitted for: explicit
-/// barriers, block votes and tile operations, or shared-memory accesses.
+/// barriers, block votes and tile operations, or shared-memory writes
+/// (but those of one thread, `if tx == 0:`, which its own program order
+/// orders: tile-insert-barriers puts no barrier for them).
 static bool loopHasBarriers(Operation *loop) {
   bool found = false;
+  auto kernel = loop->getParentOfType<KernelOp>();
+  std::optional<int64_t> threads =
+      kernel ? kernel.getStaticNumThreads() : std::nullopt;
   loop->walk([&](Operation *op) {
     if (isa<SyncThreadsOp, BarrierOp, ParallelOp, CopyOp, GemmOp, ReduceOp,
             CumSumOp>(op))
       found = true;
     if (auto in = dyn_cast<IntrinsicOp>(op))
       found |= in.getCallee().starts_with("T.syncthreads_");
+    if (op->getNumRegions() == 0 &&
+        !Emitter::sharedEffectsOf(op).writes.empty()) {
+      std::optional<ThreadRange> r =
+          threads ? threadRangeOf(op, *threads) : std::nullopt;
+      found |= !r || !r->condition || r->count() != 1;
+    }
   });
-  return found || !Emitter::sharedEffectsOf(loop).writes.empty();
+  return found;
 }
 
 std::optional<std::string> Emitter::uniformLoopExit(IfOp ifOp) {
@@ -783,6 +794,29 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     return result(fn + mode + "(" + args + ")");
   }
 
+  // Whether the region \p v of a shared tile whose rows are whole 16-byte
+  // chunks starts on a chunk: its column offset (constant parts and the
+  // divisors of the dynamic ones), in \p bytes-byte elements, is a
+  // multiple of 16 bytes (the other dimensions move whole rows).
+  auto columnOnChunk = [&](Value v, int64_t bytes) {
+    int64_t constant = 0;
+    while (auto r = v.getDefiningOp<RegionOp>()) {
+      OpFoldResult ofr = r.getMixedOffsets().back();
+      if (std::optional<int64_t> c = getConstantIntValue(ofr)) {
+        constant += *c;
+      } else {
+        std::optional<IndexRange> range = rangeOf(ofr);
+        if (!range)
+          return false;
+        if (range->lo == range->hi)
+          constant += range->lo;
+        else if ((range->div * bytes) % 16) // its values: multiples of div
+          return false;
+      }
+      v = r.getSource();
+    }
+    return (constant * bytes) % 16 == 0;
+  };
   if (callee == "T.access_ptr") {
     // TVM's tvm_access_ptr: a typed pointer to the first element of the
     // region (plus `offset` elements) in the buffer's own storage
@@ -800,10 +834,37 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                   "spread over the block's threads; copy it to shared or "
                   "local memory first");
     if (panelSwizzle.count(root) || ldsSwizzle.count(root) ||
-        swizzled.count(root))
-      return fail("cannot point into a shared tile that this target stores "
-                  "swizzled (it is a gemm operand); a pointer's next element "
-                  "would not be the tile's");
+        swizzled.count(root)) {
+      // wgmma's panels and the XOR row swizzle move whole 16-byte chunks:
+      // inside one chunk the elements keep consecutive addresses, so the
+      // swizzled address of the region's first element addresses an
+      // access of at most 16 bytes that starts on a chunk (a cp.async of
+      // 8 bf16, as TileLang addresses it through the layout).
+      auto rootType = cast<BufferType>(root.getType());
+      int64_t bytes = getElementStorageBytes(rootType.getElementType());
+      Value ext = a.get("extents");
+      std::optional<int64_t> extent =
+          ext ? getConstantIntValue(ext) : std::nullopt;
+      std::string why;
+      if (ldsSwizzle.count(root))
+        why = "its LDS swizzle does not keep 16-byte chunks";
+      else if (a.get("offset"))
+        why = "an access with an offset may leave its 16-byte chunk";
+      else if (!extent)
+        why = "the access's extent is not a constant";
+      else if (*extent * bytes > 16)
+        why = "the access (" + std::to_string(*extent * bytes) +
+              " bytes) crosses a 16-byte chunk";
+      else if (!rootType.isStatic() ||
+               (rootType.getShape().back() * bytes) % 16 ||
+               !columnOnChunk(base, bytes))
+        why = "the access does not always start on a 16-byte chunk";
+      if (!why.empty())
+        return fail("cannot point into a shared tile that this target stores "
+                    "swizzled (it is a gemm operand) here: the swizzle keeps "
+                    "only 16-byte chunks whole, and " +
+                    why);
+    }
     SmallVector<std::string> zeros(bt.getRank(), "0");
     FailureOr<RootAccess> access = resolve(base, zeros, op);
     if (failed(access))

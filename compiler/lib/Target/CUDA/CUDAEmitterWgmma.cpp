@@ -78,15 +78,18 @@ struct WgmmaOperand {
 };
 } // namespace
 
-/// The operand \p v of \p op as a descriptor operand.
-static FailureOr<WgmmaOperand> describeOperand(Value v, Value root,
-                                               int64_t swizzleBytes,
+/// An operand of \p op in tile \p root as a descriptor operand: a whole static
+/// shared tile, or a region of one (a stage `A[s, :, :]` of a [stages, M,
+/// K] tile, a K split `A[:, 0:64]`) read through the descriptors of its
+/// tile, started at the region's first element (tile-plan-wgmma chose
+/// regions whose start the descriptors can address).
+static FailureOr<WgmmaOperand> describeOperand(Value root, int64_t swizzleBytes,
                                                bool kMajor, GemmOp op,
                                                StringRef which) {
   auto t = cast<BufferType>(root.getType());
-  if (root != v || t.getRank() < 2 || !t.isStatic()) {
+  if (t.getRank() < 2 || !t.isStatic()) {
     op.emitError() << "T.gemm (wgmma): operand " << which
-                   << " must be a whole static shared buffer";
+                   << " must be a static shared tile or a region of one";
     return failure();
   }
   WgmmaOperand o;
@@ -125,10 +128,12 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   auto cType = cast<BufferType>(op.getC().getType());
   Type ab = aType.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
-  if (!cType.getElementType().isF32() ||
+  // f16 x f16 may accumulate in f16 (`.f16.f16.f16`, pairs in registers).
+  bool f16Acc = ab.isF16() && cType.getElementType().isF16();
+  if (!(cType.getElementType().isF32() || f16Acc) ||
       !(is16 || isa<Float8E4M3FNType, Float8E5M2Type>(ab))) {
     op.emitError("T.gemm (wgmma): f16/bf16 or e4m3/e5m2 operands with an f32 "
-                 "accumulator only");
+                 "accumulator, or f16 ones with an f16 accumulator, only");
     return failure();
   }
   std::string suffix = ab.isF16()                  ? "F16"
@@ -145,7 +150,8 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   const FragmentInfo &C = cIt->second;
   bool transA = op.getTransposeA(), transB = op.getTransposeB();
   int64_t m = C.shape[0], n = C.shape[1];
-  auto aShape = cast<BufferType>(rootOf(op.getA()).getType()).getShape();
+  // K of the operand itself (a K split reads part of its tile's K).
+  auto aShape = cast<BufferType>(op.getA().getType()).getShape();
   int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
   const layout::FragmentOrigin &origin = C.layout.getOrigin();
   int64_t warpRows = origin.warpRows, warpCols = origin.warpCols;
@@ -190,6 +196,15 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                        "an instruction's registers consecutive");
           return failure();
         }
+  // An f16 accumulator is passed as 32-bit registers of pairs.
+  if (f16Acc)
+    for (int64_t mi = 0; mi < mAtoms; ++mi)
+      for (int64_t ch = 0; ch < nChunks; ++ch)
+        if (evaluate(*fit, {mi, ch, 0}) % 2) {
+          op.emitError("T.gemm (wgmma): the f16 accumulator layout does not "
+                       "pair an instruction's values in 32-bit registers");
+          return failure();
+        }
 
   Value aRoot = rootOf(op.getA()), bRoot = rootOf(op.getB());
   // A from registers (the RS form): the fragment's registers of instruction
@@ -198,7 +213,8 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   std::optional<BitLinear> aFit;
   if (aInRegs) {
     auto aIt = fragments.find(aRoot);
-    if (!is16 || transA || aRoot != op.getA() || aIt == fragments.end()) {
+    if (!is16 || f16Acc || transA || aRoot != op.getA() ||
+        aIt == fragments.end()) {
       op.emitError("T.gemm (wgmma): a register A operand must be a whole "
                    "16-bit fragment stored [M, K]");
       return failure();
@@ -234,9 +250,9 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   }
   FailureOr<WgmmaOperand> A = WgmmaOperand();
   if (!aInRegs)
-    A = describeOperand(op.getA(), aRoot, swA->second, !transA, op, "A");
+    A = describeOperand(aRoot, swA->second, !transA, op, "A");
   FailureOr<WgmmaOperand> B =
-      describeOperand(op.getB(), bRoot, swB->second, transB, op, "B");
+      describeOperand(bRoot, swB->second, transB, op, "B");
   if (failed(A) || failed(B))
     return failure();
   // Every instruction's start, checked here: the per-thread M/N part plus
@@ -317,11 +333,19 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
            ";  // its column of " + std::to_string(warpCols) + " along N");
     }
   }
+  // A region operand's descriptors start at its first element: its
+  // offset in the tile's panels (a whole number of 16-byte units).
+  FailureOr<std::string> aStart = std::string(),
+                         bStart = operandTileStart(op.getB(), op);
+  if (!aInRegs)
+    aStart = operandTileStart(op.getA(), op);
+  if (failed(aStart) || failed(bStart))
+    return failure();
   if (!aInRegs)
     line("const uint64_t " + aDesc + " = tlc::cuda::wgmmaDescriptor(" +
-         expr(aRoot) + ", " + hex(A->layoutBits) + ");");
-  line("const uint64_t " + bDesc + " = tlc::cuda::wgmmaDescriptor(" +
-       expr(bRoot) + ", " + hex(B->layoutBits) + ");");
+         *aStart + ", " + hex(A->layoutBits) + ");");
+  line("const uint64_t " + bDesc + " = tlc::cuda::wgmmaDescriptor(" + *bStart +
+       ", " + hex(B->layoutBits) + ");");
   auto place = [](const std::string &index, int64_t size, int64_t offset) {
     if (index.empty())
       return std::to_string(offset);
@@ -373,7 +397,8 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
          Twine(blockThreads) + ");  // ping-pong: this warpgroup's turn");
   line("tlc::cuda::wgmmaFence();");
   std::string callee = "tlc::cuda::wgmmaM64N" + std::to_string(nInstr) + "K" +
-                       std::to_string(kStep) + "F32" + suffix;
+                       std::to_string(kStep) + (f16Acc ? "F16" : "F32") +
+                       suffix;
   if (aInRegs)
     callee += std::string("RS<") + (transB ? "0" : "1") + ">";
   else if (is16)
@@ -416,10 +441,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                                   : aDesc + " + (" + aMn[mi] + " + " +
                                         std::to_string(*ka / 16) + ")";
       for (int64_t ch = 0; ch < nChunks; ++ch)
-        line(callee + "(&" + expr(c) + "[" +
-             std::to_string(evaluate(*fit, {mi, ch, 0})) + "], " + aArg + ", " +
-             bDesc + " + (" + bMn[ch] + " + " + std::to_string(*kb / 16) +
-             "), " + scale + ");");
+        line(callee + "(" + (f16Acc ? "reinterpret_cast<uint32_t *>(&" : "&") +
+             expr(c) + "[" + std::to_string(evaluate(*fit, {mi, ch, 0})) + "]" +
+             (f16Acc ? ")" : "") + ", " + aArg + ", " + bDesc + " + (" +
+             bMn[ch] + " + " + std::to_string(*kb / 16) + "), " + scale + ");");
     }
   }
   line("tlc::cuda::wgmmaCommit();");

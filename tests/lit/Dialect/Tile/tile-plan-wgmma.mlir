@@ -26,11 +26,17 @@ tile.func @nn(%A: !tile.buffer<[256, 256], f16, global>, %B: !tile.buffer<[256, 
 }
 
 // mma.sync stays where wgmma does not apply: 64 threads (no whole
-// warpgroup), M = 32 (not a multiple of 64), an f16 accumulator, and a
-// tile no swizzle covers (rows of 72 elements).
+// warpgroup), M = 32 (not a multiple of 64), an f16 accumulator of bf16
+// operands, and a tile no swizzle covers (rows of 72 elements); each gemm
+// records why (tile.wgmma_why, which T.wgmma_gemm's refusal gives).
 // CHECK-LABEL: tile.func @mma_sync
 // CHECK-NOT: tile.instr
 // CHECK-NOT: tile.swizzle
+// CHECK: tile.wgmma_why = "shapes: M = 64, N = 64, K = 32 on 64 threads is no wgmma gemm
+// CHECK: tile.wgmma_why = "shapes: M = 32, N = 64, K = 32 on 128 threads is no wgmma gemm
+// CHECK: tile.wgmma_why = "dtypes: wgmma takes
+// CHECK: tile.wgmma_why = "operand layouts: operand B is not
+// CHECK-LABEL: tile.func @f16_accumulator
 tile.func @mma_sync(%A: !tile.buffer<[256, 256], f16, global>) {
   tile.kernel (%bx) grid [1] threads [64] {
     %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
@@ -45,16 +51,27 @@ tile.func @mma_sync(%A: !tile.buffer<[256, 256], f16, global>) {
     tile.gemm %A_s, %B_s, %acc : !tile.buffer<[32, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[32, 64], f32, local.fragment>
   }
   tile.kernel (%bx) grid [1] threads [128] {
-    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
-    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %A_s = tile.alloc : !tile.buffer<[64, 32], bf16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], bf16, shared.dyn>
     %acc = tile.alloc : !tile.buffer<[64, 64], f16, local.fragment>
-    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], bf16, shared.dyn>, !tile.buffer<[32, 64], bf16, shared.dyn>, !tile.buffer<[64, 64], f16, local.fragment>
   }
   tile.kernel (%bx) grid [1] threads [128] {
     %A_s = tile.alloc : !tile.buffer<[64, 16], f16, shared.dyn>
     %B_s = tile.alloc : !tile.buffer<[16, 72], f16, shared.dyn>
     %acc = tile.alloc : !tile.buffer<[64, 72], f32, local.fragment>
     tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 16], f16, shared.dyn>, !tile.buffer<[16, 72], f16, shared.dyn>, !tile.buffer<[64, 72], f32, local.fragment>
+  }
+}
+
+// f16 x f16 with an f16 accumulator: wgmma's .f16.f16.f16.
+// CHECK: tile.gemm {{.*}}tile.instr = "wgmma"
+tile.func @f16_accumulator(%A: !tile.buffer<[256, 256], f16, global>) {
+  tile.kernel (%bx) grid [1] threads [128] {
+    %A_s = tile.alloc : !tile.buffer<[64, 32], f16, shared.dyn>
+    %B_s = tile.alloc : !tile.buffer<[32, 64], f16, shared.dyn>
+    %acc = tile.alloc : !tile.buffer<[64, 64], f16, local.fragment>
+    tile.gemm %A_s, %B_s, %acc : !tile.buffer<[64, 32], f16, shared.dyn>, !tile.buffer<[32, 64], f16, shared.dyn>, !tile.buffer<[64, 64], f16, local.fragment>
   }
 }
 

@@ -30,8 +30,11 @@
 # CHECK-NEXT: // T.inc_max_nreg
 # CHECK-NEXT: tlc::cuda::setMaxNRegInc<232>();
 # CHECK: tlc::cuda::mbarrierWait(&full[
-# CHECK: const int warp = tid / 32, lane = tid % 32;
-# CHECK: tlc::cuda::mmaM16N8K16
+# The consumer's gemm on the stage slices A_s[s], B_s[s]: wgmma from the
+# stage's descriptor panels.
+# CHECK: tlc::cuda::wgmmaDescriptor((A_s + tlc::cuda::panelSwizzledIndex<4, 8, 64, 32>([[S:t_[0-9]+]], 0, 0))
+# CHECK: tlc::cuda::wgmmaM64N64K16F32F16<0, 1>(
+# CHECK: tlc::cuda::wgmmaWait<0>();
 # CHECK: tlc::cuda::mbarrierArrive(&empty[
 # CHECK-NOT: __syncthreads
 import tilelang

@@ -190,10 +190,39 @@ void BarrierPlacer::insert(OpBuilder &b, Location loc, StringRef reason,
   (void)barrier;
 }
 
+/// Whether every shared access of \p body is in branches `if tx == c:` of
+/// one and the same thread (its own program order orders them).
+static bool oneThreadOnly(Block &body, int64_t blockThreads) {
+  std::optional<ThreadRange> only;
+  for (Operation &op : body) {
+    BufferAccesses e = sharedAccessesOf(&op);
+    if (e.reads.empty() && e.writes.empty())
+      continue;
+    auto ifOp = dyn_cast<IfOp>(op);
+    if (!ifOp)
+      return false;
+    if (!ifOp.getElseRegion().empty())
+      for (Operation &nested : ifOp.getElseRegion().front()) {
+        BufferAccesses n = sharedAccessesOf(&nested);
+        if (!n.reads.empty() || !n.writes.empty())
+          return false;
+      }
+    Region &then = ifOp.getThenRegion();
+    if (then.empty() || then.front().empty())
+      return false;
+    std::optional<ThreadRange> r =
+        threadRangeOf(&then.front().front(), blockThreads);
+    if (!r || !r->condition || r->count() != 1 || (only && *only != *r))
+      return false;
+    only = r;
+  }
+  return true;
+}
+
 void BarrierPlacer::startLoop(Operation *loop, Block &body, StringRef reason) {
   BufferAccesses effects = sharedAccessesOf(loop);
   if (effects.writes.empty() || effects.reads.empty() ||
-      rangeBranchesOnly(body))
+      rangeBranchesOnly(body) || oneThreadOnly(body, blockThreads))
     return;
   OpBuilder b = OpBuilder::atBlockBegin(&body);
   insert(b, loop->getLoc(), reason, /*fence=*/false);

@@ -26,6 +26,7 @@
 #include "tlc/Layout/SharedLayouts.h"
 #include "tlc/Layout/WgmmaLayouts.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace tlc {
@@ -47,27 +48,94 @@ static SmallVector<int64_t> matrixShape(BufferType t) {
   return s;
 }
 
-/// The swizzle (row bytes) a shared operand allocation of \p gemm gets, or
-/// nothing when \p v is not one wgmma can read. \p mnStep: as
+/// The buffer \p v views (through regions).
+static Value rootBuffer(Value v) {
+  while (auto region = v.getDefiningOp<RegionOp>())
+    v = region.getSource();
+  return v;
+}
+
+/// The swizzle (row bytes) of the descriptor panels a shared operand \p v
+/// of a gemm is read through (the panels of its allocation), or nothing
+/// when wgmma cannot read it; \p why then says why where \p v is a region
+/// of a larger tile (a pipeline stage `A[s, :, :]`, a K split `A[:, 0:64]`).
+/// \p kMajor: the operand's K is its last dimension. \p mnStep: as
 /// layout::makeWgmmaOperandLayout's (the layout inference gives the buffer).
-static std::optional<int64_t> operandSwizzle(Value v, int64_t mnStep = 0) {
-  auto alloc = v.getDefiningOp<AllocOp>();
-  auto t = cast<BufferType>(v.getType());
+static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
+                                             int64_t mnStep = 0,
+                                             std::string *why = nullptr) {
+  Value root = rootBuffer(v);
+  auto alloc = root.getDefiningOp<AllocOp>();
+  auto t = cast<BufferType>(root.getType());
+  auto vt = cast<BufferType>(v.getType());
   if (!alloc || !isSharedScope(t.getScope()) || !t.isStatic() ||
-      matrixShape(t).size() != 2)
+      t.getRank() < 2 || matrixShape(vt).size() != 2 ||
+      (root == v && matrixShape(t).size() != 2))
     return std::nullopt;
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
   layout::Layout l = layout::makeWgmmaOperandLayout(t.getShape(), bits, mnStep);
+  int64_t rowBytes = 0;
   switch (l.getKind()) {
   case layout::LayoutKind::Swizzle32B:
-    return 32;
+    rowBytes = 32;
+    break;
   case layout::LayoutKind::Swizzle64B:
-    return 64;
+    rowBytes = 64;
+    break;
   case layout::LayoutKind::Swizzle128B:
-    return 128;
+    rowBytes = 128;
+    break;
   default:
     return std::nullopt;
   }
+  if (root == v)
+    return rowBytes;
+  // A region: its descriptors are the allocation's (the same panels,
+  // leading and stride byte offsets), started at the region's first
+  // element. The allocation's panels hold 8-row swizzle atoms of
+  // `rowBytes` rows, [stages..., rows, cols] one tile after the other; a
+  // whole stage starts on an atom (tiles of whole atoms). In the last two
+  // dimensions the region must start where the descriptor's start address
+  // can: on an 8-row group (the swizzle pattern's repeat, so the
+  // descriptor's base offset stays 0: PTX ISA, matrix descriptor), and at
+  // a panel's first column, or for the K of a K-major operand inside one
+  // panel on a 16-byte boundary (as the instructions' K steps are).
+  int64_t rank = t.getRank();
+  int64_t r0 = 0, c0 = 0;
+  for (Value cur = v; cur != root;) {
+    auto region = cur.getDefiningOp<RegionOp>();
+    cur = region.getSource();
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    for (int64_t d : {rank - 2, rank - 1}) {
+      std::optional<int64_t> c = getConstantIntValue(offsets[d]);
+      if (!c) {
+        if (why)
+          *why = "the region's offset in the last two dimensions is not a "
+                 "constant";
+        return std::nullopt;
+      }
+      (d == rank - 2 ? r0 : c0) += *c;
+    }
+  }
+  int64_t elemBytes = bits / 8, width = rowBytes / elemBytes;
+  int64_t cols = vt.getShape()[rank - 1];
+  auto refuse = [&](const std::string &text) -> std::optional<int64_t> {
+    if (why)
+      *why = text;
+    return std::nullopt;
+  };
+  if (r0 % 8)
+    return refuse("the region starts at row " + std::to_string(r0) +
+                  " of its tile, not on an 8-row group of the " +
+                  std::to_string(rowBytes) + "-byte swizzle");
+  if (c0 % width == 0)
+    return rowBytes;
+  if (kMajor && (c0 * elemBytes) % 16 == 0 && c0 % width + cols <= width)
+    return rowBytes;
+  return refuse("the region starts at column " + std::to_string(c0) +
+                " of its tile, inside a " + std::to_string(rowBytes) +
+                "-byte swizzle panel of " + std::to_string(width) + " columns" +
+                (kMajor ? " and leaves it" : " on its M/N dimension"));
 }
 
 /// The step of \p gemm's instruction starts along B's contiguous N when B
@@ -84,19 +152,40 @@ static bool isRegisterA(GemmOp gemm, Value v) {
          !gemm.getTransposeA();
 }
 
-/// Whether \p gemm in a kernel of \p threads threads takes wgmma.
-static bool takesWgmma(GemmOp gemm, int64_t threads) {
+/// Why a gemm keeps mma.sync: the condition that failed, and whether it
+/// is a region operand the descriptors cannot address (a T.gemm says so
+/// in a remark; the other conditions are the usual ones).
+struct WgmmaRefusal {
+  std::string why;
+  bool region = false;
+};
+
+/// Whether \p gemm in a kernel of \p threads threads takes wgmma; where it
+/// does not, \p why says which condition failed.
+static bool takesWgmma(GemmOp gemm, int64_t threads,
+                       WgmmaRefusal *why = nullptr) {
+  auto refuse = [&](const Twine &text) {
+    if (why)
+      why->why = text.str();
+    return false;
+  };
   auto a = cast<BufferType>(gemm.getA().getType());
   auto b = cast<BufferType>(gemm.getB().getType());
   auto c = cast<BufferType>(gemm.getC().getType());
   Type ab = a.getElementType(), acc = c.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
-  if (!(is16 || isFp8) || b.getElementType() != ab || !acc.isF32())
-    return false;
+  // f16 inputs may accumulate in f16 (`.f16.f16.f16`), A from shared memory.
+  bool f16Acc = ab.isF16() && acc.isF16();
+  if (!(is16 || isFp8) || b.getElementType() != ab ||
+      !(acc.isF32() || f16Acc)) {
+    return refuse("dtypes: wgmma takes f16/bf16 or e4m3/e5m2 operands of one "
+                  "type with a float32 accumulator, or f16 ones with a "
+                  "float16 one");
+  }
   SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
   if (!a.isStatic() || !c.isStatic() || as.size() != 2 || cs.size() != 2)
-    return false;
+    return refuse("shapes: A and the accumulator must be static 2-D tiles");
   layout::GemmConfig cfg;
   cfg.arch = layout::GemmArch::SM90;
   cfg.transA = gemm.getTransposeA();
@@ -105,21 +194,46 @@ static bool takesWgmma(GemmOp gemm, int64_t threads) {
   cfg.n = cs[1];
   cfg.k = cfg.transA ? as[0] : as[1];
   cfg.abBits = is16 ? 16 : 8;
-  cfg.accBits = 32;
+  cfg.accBits = f16Acc ? 16 : 32;
   cfg.threads = threads;
   cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
+  std::string shape = "M = " + std::to_string(cfg.m) +
+                      ", N = " + std::to_string(cfg.n) +
+                      ", K = " + std::to_string(cfg.k) + " on " +
+                      std::to_string(threads) + " threads";
   if (layout::selectGemmInstr(cfg) != layout::GemmInstr::WGMMA)
-    return false;
+    return refuse("shapes: " + shape +
+                  " is no wgmma gemm (M a multiple of 64 on whole "
+                  "warpgroups, K a multiple of the instruction's " +
+                  std::to_string(is16 ? 16 : 32) + ", 8-bit operands K-major)");
   llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);
   if (!p) {
     llvm::consumeError(p.takeError());
-    return false;
+    return refuse("thread range: " + shape + " has no warp partition");
   }
   int64_t groups = p->warpRows / 4;
   if (groups == 0 || cfg.m % (groups * 64) || cfg.n % (p->warpCols * 8))
-    return false;
-  return (operandSwizzle(gemm.getA()) || isRegisterA(gemm, gemm.getA())) &&
-         operandSwizzle(gemm.getB(), bMnStep(gemm, threads));
+    return refuse("thread range: the warpgroup tiles of " + shape +
+                  " are not multiples of 64 x 8");
+  std::string whyA, whyB;
+  bool aOk = (!f16Acc && isRegisterA(gemm, gemm.getA())) ||
+             operandSwizzle(gemm.getA(), !cfg.transA, 0, &whyA);
+  bool bOk = operandSwizzle(gemm.getB(), cfg.transB, bMnStep(gemm, threads),
+                             &whyB)
+                  .has_value();
+  if (aOk && bOk)
+    return true;
+  if (!whyA.empty() || !whyB.empty()) {
+    if (why)
+      why->region = true;
+    return refuse("the matrix descriptors cannot address operand " +
+                  Twine(!whyA.empty() ? "A: " + whyA : "B: " + whyB));
+  }
+  return refuse(
+      "operand layouts: operand " + Twine(!aOk ? "A" : "B") +
+      " is not a static shared tile (or a region of one) whose rows a 128-, "
+      "64- or 32-byte swizzle covers" +
+      (!aOk && !f16Acc ? ", nor a whole 16-bit fragment stored [M, K]" : ""));
 }
 
 static int64_t bMnStep(GemmOp gemm, int64_t threads) {
@@ -148,23 +262,45 @@ static int64_t bMnStep(GemmOp gemm, int64_t threads) {
   return layout::wgmmaInstructionN(cfg.n / p->warpCols);
 }
 
-SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
+/// selectWgmmaGemms(); \p why, where given, receives the reason each gemm
+/// kept off wgmma has.
+static SmallVector<GemmOp>
+selectWgmma(KernelOp kernel, llvm::DenseMap<Operation *, WgmmaRefusal> *why) {
   std::optional<int64_t> threads = kernel.getStaticNumThreads();
-  if (!threads || isPassConfigOn(kernel, "tl.disable_wgmma"))
-    return {};
   SmallVector<GemmOp> gemms;
   kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+  auto refuseAll = [&](StringRef text) {
+    if (why)
+      for (GemmOp gemm : gemms)
+        why->try_emplace(gemm, WgmmaRefusal{text.str(), false});
+  };
+  if (!threads) {
+    refuseAll("thread range: the block's thread count is not static");
+    return {};
+  }
+  if (isPassConfigOn(kernel, "tl.disable_wgmma")) {
+    refuseAll("the pass configs set tl.disable_wgmma");
+    return {};
+  }
   // A buffer is laid out for one instruction: a gemm reading it with
   // mma.sync keeps every other gemm on it on mma.sync too.
   llvm::DenseSet<Operation *> chosen;
   for (GemmOp gemm : gemms) {
     // A gemm under T.ws / `if tx < c` runs on the warpgroups of its range.
     std::optional<ThreadRange> r = threadRangeOf(gemm, *threads);
-    if (!r ||
-        (r->condition && (r->lo % 128 || r->count() % 128 || r->count() <= 0)))
+    if (!r || (r->condition &&
+               (r->lo % 128 || r->count() % 128 || r->count() <= 0))) {
+      if (why)
+        (*why)[gemm] = {"thread range: the gemm runs on threads that are not "
+                        "whole warpgroups",
+                        false};
       continue;
-    if (takesWgmma(gemm, r->count()))
+    }
+    WgmmaRefusal reason;
+    if (takesWgmma(gemm, r->count(), &reason))
       chosen.insert(gemm);
+    else if (why)
+      (*why)[gemm] = reason;
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -172,11 +308,15 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
     for (GemmOp gemm : gemms)
       if (!chosen.count(gemm))
         for (Value v : {gemm.getA(), gemm.getB()})
-          mmaBuffers.insert(v);
+          mmaBuffers.insert(rootBuffer(v));
     for (GemmOp gemm : gemms)
-      if (chosen.count(gemm) &&
-          (mmaBuffers.count(gemm.getA()) || mmaBuffers.count(gemm.getB()))) {
+      if (chosen.count(gemm) && (mmaBuffers.count(rootBuffer(gemm.getA())) ||
+                                 mmaBuffers.count(rootBuffer(gemm.getB())))) {
         chosen.erase(gemm);
+        if (why)
+          (*why)[gemm] = {"operand layouts: another gemm reads its shared "
+                          "operands with mma.sync",
+                          false};
         changed = true;
       }
   }
@@ -184,22 +324,34 @@ SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
   // now: on the simulator such a kernel (flash attention's P.V on mma.sync
   // next to a wgmma Q.K^T, before P.V could take A from registers) got NaN
   // rows in its P.V product (not investigated further).
-  if (chosen.size() != gemms.size())
+  if (chosen.size() != gemms.size()) {
+    refuseAll("another gemm of the kernel keeps mma.sync (a kernel does not "
+              "mix the two yet)");
     return {};
+  }
   return gemms;
+}
+
+SmallVector<GemmOp> tlc::tile::selectWgmmaGemms(KernelOp kernel) {
+  return selectWgmma(kernel, nullptr);
 }
 
 SmallVector<std::pair<AllocOp, int64_t>>
 tlc::tile::planWgmmaPanels(KernelOp kernel) {
   SmallVector<std::pair<AllocOp, int64_t>> panels;
   int64_t threads = kernel.getStaticNumThreads().value_or(0);
+  llvm::DenseSet<Operation *> seen;
   for (GemmOp gemm : selectWgmmaGemms(kernel))
-    for (Value v : {gemm.getA(), gemm.getB()}) {
+    for (auto [v, kMajor] :
+         {std::pair<Value, bool>{gemm.getA(), !gemm.getTransposeA()},
+          {gemm.getB(), gemm.getTransposeB()}}) {
       if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
         continue; // a register A operand (the RS form)
+      auto alloc = rootBuffer(v).getDefiningOp<AllocOp>();
       std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
       int64_t step = v == gemm.getB() && r ? bMnStep(gemm, r->count()) : 0;
-      panels.push_back({v.getDefiningOp<AllocOp>(), *operandSwizzle(v, step)});
+      if (seen.insert(alloc).second)
+        panels.push_back({alloc, *operandSwizzle(v, kMajor, step)});
     }
   // A hand-written descriptor (T.initialize_wgmma_descriptor) reads its
   // buffer through the hardware swizzle: a buffer laid out as one panel
@@ -246,8 +398,21 @@ struct TilePlanWgmmaPass final
   }
 
   void planKernel(KernelOp kernel, Builder &b) {
-    for (GemmOp gemm : selectWgmmaGemms(kernel))
+    llvm::DenseMap<Operation *, WgmmaRefusal> why;
+    SmallVector<GemmOp> chosen = selectWgmma(kernel, &why);
+    for (GemmOp gemm : chosen)
       gemm->setAttr("tile.instr", b.getStringAttr("wgmma"));
+    // Why each gemm keeps mma.sync, for T.wgmma_gemm's refusal; a T.gemm
+    // whose region operand the descriptors cannot address says so.
+    kernel.walk([&](GemmOp gemm) {
+      auto it = why.find(gemm);
+      if (it == why.end() || !chosen.empty())
+        return;
+      gemm->setAttr("tile.wgmma_why", b.getStringAttr(it->second.why));
+      if (it->second.region && !gemm->hasAttr("tile.wgmma_only"))
+        gemm.emitRemark() << "T.gemm uses mma.sync, not wgmma: "
+                          << it->second.why;
+    });
     for (auto [alloc, bytes] : planWgmmaPanels(kernel)) {
       alloc->setAttr("tile.swizzle", b.getI64IntegerAttr(bytes));
       alloc->setAttr("tile.align", b.getI64IntegerAttr(1024));

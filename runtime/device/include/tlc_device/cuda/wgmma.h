@@ -128,6 +128,7 @@ template <int Regs> TLC_DEVICE void setMaxNRegInc() {
 #include "tlc_device/cuda/wgmma/e4m3.h"
 #include "tlc_device/cuda/wgmma/e5m2.h"
 #include "tlc_device/cuda/wgmma/f16.h"
+#include "tlc_device/cuda/wgmma/f16_f16acc.h"
 #include "tlc_device/cuda/wgmma/f16_rs.h"
 
 #endif // TLC_DEVICE_CUDA_WGMMA_H

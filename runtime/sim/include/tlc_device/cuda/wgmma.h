@@ -82,6 +82,9 @@ struct WgmmaOp {
   uint64_t descA, descB;
   int scaleD, transA, transB;
   uint64_t where;
+  /// An f16 accumulator (`.f16.f16.f16`): d holds N/2 f16 values (N/4
+  /// registers of pairs), each sum rounded to f16 once per instruction.
+  bool f16Acc = false;
   /// A from registers (the RS form): this thread's registers, what they
   /// held at the instruction, and its two rows of A (row l / 4, then + 8).
   bool regA = false;
@@ -213,15 +216,32 @@ wgmmaPerform(const WgmmaOp &op) {
   for (int r = 0; r < op.n / 2; ++r) {
     int ri = (r / 2) % 2;
     int ci = 2 * (r / 4) + r % 2;
-    bool undefined = op.scaleD && mmaUndefined(&op.d[r], sizeof(float));
-    double acc = op.scaleD ? double(op.d[r]) : 0.0;
+    // Accumulator element r: a float, or the f16 at byte 2 * r.
+    unsigned char *dr = op.f16Acc
+                            ? reinterpret_cast<unsigned char *>(op.d) + 2 * r
+                            : reinterpret_cast<unsigned char *>(&op.d[r]);
+    int dBytes = op.f16Acc ? 2 : int(sizeof(float));
+    bool undefined = op.scaleD && mmaUndefined(dr, dBytes);
+    double acc = 0.0;
+    if (op.scaleD && op.f16Acc) {
+      uint16_t h;
+      std::memcpy(&h, dr, 2);
+      acc = mmaElement(h, MmaInput::F16);
+    } else if (op.scaleD) {
+      acc = double(op.d[r]);
+    }
     for (int kk = 0; kk < op.k; ++kk) {
       acc += a[ri * op.k + kk] * b[ci * op.k + kk];
       undefined |= aUndef[ri * op.k + kk] || bUndef[ci * op.k + kk];
     }
-    op.d[r] = float(acc);
+    if (op.f16Acc) {
+      uint16_t h = __half(float(acc)).__x;
+      std::memcpy(dr, &h, 2);
+    } else {
+      op.d[r] = float(acc);
+    }
 #ifdef TLC_SIM_INITCHECK
-    sim::fillShadow(&op.d[r], sizeof(float), undefined ? 0xFF : 0);
+    sim::fillShadow(dr, dBytes, undefined ? 0xFF : 0);
 #endif
   }
 }
@@ -229,9 +249,10 @@ wgmmaPerform(const WgmmaOp &op) {
 TLC_SIM_UNCHECKED inline void wgmmaIssue(float *d, int n, int k, MmaInput in,
                                          uint64_t descA, uint64_t descB,
                                          int scaleD, int transA, int transB,
-                                         uint64_t where) {
-  wgmmaThreads[sim::linearThread()].open.push_back(
-      {d, n, k, in, descA, descB, scaleD, transA, transB, where});
+                                         uint64_t where, bool f16Acc = false) {
+  WgmmaOp op{d, n, k, in, descA, descB, scaleD, transA, transB, where};
+  op.f16Acc = f16Acc;
+  wgmmaThreads[sim::linearThread()].open.push_back(op);
 }
 
 /// One lane at an RS instruction: its A registers in, its rows of A out.
@@ -311,6 +332,14 @@ template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegInc() {}
     simimpl::wgmmaIssue(d, N, 16, simimpl::MmaInput::IN, descA, descB, scaleD, \
                         TransA, TransB, TLC_SIM_HERE);                         \
   }
+#define TLC_SIM_WGMMA16_F16ACC(N)                                              \
+  template <int TransA, int TransB>                                            \
+  TLC_SIM_PRIMITIVE void wgmmaM64N##N##K16F16F16(uint32_t *d, uint64_t descA,  \
+                                                 uint64_t descB, int scaleD) { \
+    simimpl::wgmmaIssue(reinterpret_cast<float *>(d), N, 16,                   \
+                        simimpl::MmaInput::F16, descA, descB, scaleD, TransA,  \
+                        TransB, TLC_SIM_HERE, true);                           \
+  }
 #define TLC_SIM_WGMMA8(N, NAME, IN)                                            \
   TLC_SIM_PRIMITIVE inline void wgmmaM64N##N##K32F32##NAME(                    \
       float *d, uint64_t descA, uint64_t descB, int scaleD) {                  \
@@ -328,6 +357,7 @@ template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegInc() {}
   }
 #define TLC_SIM_WGMMA_ALL(N)                                                   \
   TLC_SIM_WGMMA16(N, F16, F16)                                                 \
+  TLC_SIM_WGMMA16_F16ACC(N)                                                    \
   TLC_SIM_WGMMA16(N, BF16, BF16)                                               \
   TLC_SIM_WGMMA_RS(N, F16, F16, "f16")                                         \
   TLC_SIM_WGMMA_RS(N, BF16, BF16, "bf16")                                      \

@@ -124,7 +124,12 @@ def TilePlanWgmma : Pass<"tile-plan-wgmma", "::mlir::ModuleOp"> {
     with an f32 accumulator (or e4m3/e5m2 with f32), B a whole shared
     allocation of static shape that a 128-, 64- or 32-byte swizzle covers
     (`layout::widestSwizzle`: rows a multiple of 8, the contiguous extent a
-    multiple of the swizzle width), A such a shared allocation too or a
+    multiple of the swizzle width) or a region of one whose last two
+    dimensions start where a descriptor can (a pipeline stage `B[s, :, :]`,
+    a K split `B[:, 0:64]`: on an 8-row group of the swizzle and a panel's
+    first column, or for a K-major operand's K inside one panel on 16
+    bytes; other regions keep mma.sync with a remark saying why, which
+    T.wgmma_gemm's refusal gives), A such a shared operand too or a
     whole static f16/bf16 fragment stored [M, K] (the register-A form,
     `wgmma.mma_async ... {a}, descB`: the P.V product of attention, whose
     fragment gets the wgmma A register layout), a warp partition whose
