@@ -22,7 +22,7 @@
 # LOWER-NEXT: "endLine": [[@LINE+33]],
 # LOWER-NEXT: "file": "{{.*}}diagnostics-file-target.py",
 # LOWER-NEXT: "line": [[@LINE+31]],
-# LOWER-NEXT: "message": "the kernel needs 262144 bytes of shared memory per block on the CUDA target (81920 for its buffers, 262144 to exchange fragments); sm_90 allows 232448",
+# LOWER-NEXT: "message": "the kernel needs 262144 bytes of shared memory per block on the CUDA target (81920 for its buffers, 262144 to exchange fragments; areas not live at the same time share bytes); sm_90 allows 232448",
 # LOWER-NEXT: "notes": [],
 # LOWER-NEXT: "severity": "error",
 # LOWER-NEXT: "stage": "artifact"

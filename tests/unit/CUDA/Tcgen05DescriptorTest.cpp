@@ -108,9 +108,10 @@ TEST_CASE("instruction descriptor, kind::f8f6f4 with e2m1") {
 
 TEST_CASE("instruction descriptor, block-scaled kind::mxf8f6f4") {
   using T = Tcgen05Type;
-  auto blockScaled = [](T a, T b, int64_t m, int64_t n, bool mnA,
-                        bool mnB) -> std::optional<uint32_t> {
+  auto blockScaled = [](T a, T b, int64_t m, int64_t n, bool mnA, bool mnB,
+                        int ctaGroup = 1) -> std::optional<uint32_t> {
     Tcgen05Instr i;
+    i.ctaGroup = ctaGroup;
     i.a = a;
     i.b = b;
     i.m = m;
@@ -136,6 +137,12 @@ TEST_CASE("instruction descriptor, block-scaled kind::mxf8f6f4") {
   CHECK_FALSE(blockScaled(T::BF16, T::BF16, 128, 128, false, false));
   CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 64, 128, false, false));
   CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 128, 264, false, false));
+  // The CTA pair (cta_group::2): M = 256 (128 rows a CTA) is M >> 4 = 16
+  // << 24 = 0x10000000; e4m3 x e4m3, N 256, B MN-major: 0x10000 | 0x400000
+  // | 0x800000 | 0x10000000 = 0x10C10000. M = 128 is cta_group::1's.
+  CHECK(blockScaled(T::E4M3, T::E4M3, 256, 256, false, true, 2) == 0x10C10000u);
+  CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 128, 256, false, true, 2));
+  CHECK_FALSE(blockScaled(T::E4M3, T::E4M3, 256, 256, false, true, 1));
 }
 
 TEST_CASE("shared memory descriptor") {

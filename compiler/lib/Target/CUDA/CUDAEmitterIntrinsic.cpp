@@ -72,14 +72,17 @@ struct IntrinsicArgs {
 } // namespace
 
 /// Whether \p callee only steers register allocation, caches or schedules
-/// that this target decides itself: it generates no code.
+/// that this target decides itself, or (T.reads / T.writes in a T.sblock)
+/// declares a block's read and write regions, which TileLang keeps as
+/// block annotations and generates no code for: it generates no code.
 static bool isPolicyAnnotation(StringRef callee) {
   return llvm::is_contained(
-      {"T.no_set_max_nreg", "T.disable_warp_group_reg_alloc",
-       "T.annotate_producer_reg_dealloc", "T.annotate_consumer_reg_alloc",
-       "T.annotate_l2_hit_ratio", "T.annotate_padding",
-       "T.annotate_restrict_buffers", "T.annotate_ws_schedule",
-       "T.annotate_min_blocks_per_sm", "T.annotate_safe_value"},
+      {"T.no_set_max_nreg", "T.disable_warp_group_reg_alloc", "T.reads",
+       "T.writes", "T.annotate_producer_reg_dealloc",
+       "T.annotate_consumer_reg_alloc", "T.annotate_l2_hit_ratio",
+       "T.annotate_padding", "T.annotate_restrict_buffers",
+       "T.annotate_ws_schedule", "T.annotate_min_blocks_per_sm",
+       "T.annotate_safe_value"},
       callee);
 }
 
@@ -227,8 +230,9 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   if (isPolicyAnnotation(callee)) {
     // __launch_bounds__ carries T.annotate_min_blocks_per_sm (emitKernel).
     line("// " + callee.str() +
-         (callee == "T.annotate_min_blocks_per_sm"
-              ? ": in __launch_bounds__"
+         (callee == "T.annotate_min_blocks_per_sm" ? ": in __launch_bounds__"
+          : callee == "T.reads" || callee == "T.writes"
+              ? ": the block's regions, an annotation with no code"
               : ": no code (register, cache and padding policy are this "
                 "target's own)"));
     return success();
@@ -898,7 +902,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       !lang.isHip()) {
     // cp.async.bulk.tensor.2d...tile::gather4 / tile::scatter4 (PTX ISA
     // 8.6) are sm_100a instructions: Hopper's TMA has no gather or scatter
-    // mode.
+    // mode (sm_100a builds them in emitMbarrierIntrinsic).
     bool gather = callee == "T.tma_gather4";
     op.emitError() << callee << " is cp.async.bulk.tensor.2d with .tile::"
                    << (gather ? "gather4" : "scatter4")
@@ -906,7 +910,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                    << options.minComputeCapability
                    << (options.minComputeCapability == 90 ? "a" : "")
                    << ", which has no TMA " << (gather ? "gather" : "scatter")
-                   << " (the CUDA target does not build for sm_100a yet)";
+                   << " (build with --target=cuda:sm_100a)";
     return failure();
   }
   if (callee == "T.gemm_blockscaled" || callee == "T.mma_gemm_blockscaled") {

@@ -240,6 +240,7 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
   FailureOr<int64_t> withBarriers = planMbarriers(op, sharedBytes);
   if (failed(withBarriers))
     return failure();
+  int64_t barrierBytes = *withBarriers - sharedBytes;
   sharedBytes = *withBarriers;
 
   // The planned buffers fit the budget the evaluator checked; the areas
@@ -256,6 +257,16 @@ LogicalResult Emitter::emitKernel(KernelOp op) {
       d << ", " << scratch << " for reduction scratch";
     if (exchange)
       d << ", " << exchange << " to exchange fragments";
+    if (barrierBytes)
+      d << ", " << barrierBytes << " for mbarriers";
+    // The parts are each area's own size; the total is where the last one
+    // ends, after areas that are never live together were given the same
+    // bytes (tile-plan-scratch-areas) and each was aligned.
+    int64_t parts = planned.getInt() + scratch + exchange + barrierBytes;
+    if (parts > sharedBytes)
+      d << "; areas not live at the same time share bytes";
+    else if (parts < sharedBytes)
+      d << ", " << sharedBytes - parts << " of alignment padding";
     if (lang.isHip())
       d << "); " << options.amdArch << " allows " << limit;
     else

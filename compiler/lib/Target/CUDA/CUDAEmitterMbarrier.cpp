@@ -246,11 +246,61 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
     return v ? "(uint32_t)(" + expr(v) + ")" : std::string("0u");
   };
 
+  if ((callee == "T.tma_gather4" || callee == "T.tma_scatter4") &&
+      options.minComputeCapability >= 100 && !lang.isHip()) {
+    // cp.async.bulk.tensor.2d .tile::gather4 / .tile::scatter4 (PTX ISA
+    // 8.6, sm_100a): rows r0..r3 of the 2-D tensor, W columns from col,
+    // to or from the [4, W] shared tile (row i at i * W), through the map
+    // planTensorMaps made (box W x 1). The gather completes its bytes on
+    // the barrier (zeros outside the tensor); the scatter joins the
+    // thread's bulk group (T.tma_store_arrive / T.tma_store_wait) and
+    // writes no element outside the tensor.
+    bool gather = callee == "T.tma_gather4";
+    auto map = tensorMapNames.find(op.getOperation());
+    if (map == tensorMapNames.end())
+      return fail(Twine(gather ? "gathers four rows of a 2-D tensor "
+                                 "parameter into"
+                               : "scatters") +
+                  " a static [4, W] row-major shared tile" +
+                  (gather ? "" : " into four rows of a 2-D tensor parameter") +
+                  " of its dtype, W * element bytes a multiple of 16 and W "
+                  "at most 256 (one TMA box row), the tensor's rows 16-byte "
+                  "multiples");
+    SmallVector<Value> rows;
+    for (auto [i, v] : llvm::enumerate(op.getArgs()))
+      if (i < op.getParams().size() &&
+          cast<StringAttr>(op.getParams()[i]).getValue() == "rows")
+        rows.push_back(v);
+    Value col = argOf(op, "col");
+    if (rows.size() != 4 || !col)
+      return fail("takes a first column and four row indices");
+    std::string coords = ", (int)(" + expr(col) + ")";
+    for (Value r : rows)
+      coords += ", (int)(" + expr(r) + ")";
+    beginOp(op, gather ? "T.tma_gather4 (cp.async.bulk.tensor.2d "
+                         ".tile::gather4)"
+                       : "T.tma_scatter4 (cp.async.bulk.tensor.2d "
+                         ".tile::scatter4)");
+    anyTma = true;
+    if (gather) {
+      FailureOr<std::string> bar = address("barrier");
+      if (failed(bar))
+        return failure();
+      line("tlc::cuda::tmaLoadGather4(" + expr(argOf(op, "dst")) + ", &" +
+           map->second + ", " + *bar + coords + ");");
+      return success();
+    }
+    // The shared tile's generic-proxy writes before the async proxy reads.
+    line("tlc::cuda::fenceProxyAsync();");
+    line("tlc::cuda::tmaStoreScatter4(&" + map->second + ", " +
+         expr(argOf(op, "src")) + coords + ");");
+    return success();
+  }
   if (callee == "T.tcgen05_before_thread_sync" ||
       callee == "T.tcgen05_after_thread_sync")
     return emitTcgen05Intrinsic(op, "");
   if (callee == "T.tcgen05_sf_warp_transpose" ||
-      callee == "T.tcgen05_cp_warpx4")
+      callee == "T.tcgen05_cp_warpx4" || callee == "T.deallocate_tmem")
     return emitTcgen05Intrinsic(op, "");
   if (callee == "T.tcgen05_gemm_blockscaled") {
     if (!argOf(op, "mbar"))

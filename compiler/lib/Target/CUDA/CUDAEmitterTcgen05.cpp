@@ -88,6 +88,7 @@ LogicalResult Emitter::emitTmemPrologue(KernelOp kernel) {
     return kernel.emitError() << "tensor memory needs sm_100a";
   anyTcgen05 = true;
   bool pair = kernel->hasAttr("tile.tmem_2cta");
+  tmemPair = pair;
   if (pair && !clusterLaunch)
     return kernel.emitError()
            << "use_2cta gemms run on a pair of CTAs: launch the kernel in "
@@ -118,25 +119,73 @@ LogicalResult Emitter::emitTmemPrologue(KernelOp kernel) {
   return success();
 }
 
+/// Frees the kernel's tensor memory (warp 0's tcgen05.dealloc of the
+/// columns its tcgen05.alloc took) once every tcgen05 operation of the
+/// block (of the pair, for its allocation) is done.
+static void emitTmemFree(Emitter &e, KernelOp kernel, int64_t cols) {
+  bool pair = kernel->hasAttr("tile.tmem_2cta");
+  e.line("tlc::cuda::tcgen05FenceBefore();");
+  if (pair) {
+    // The peer's MMAs into this CTA's tensor memory are done as well.
+    e.line("tlc::cuda::clusterArrive();");
+    e.line("tlc::cuda::clusterWait();");
+  } else {
+    e.line("__syncthreads();");
+  }
+  e.line(std::string("if (threadIdx.x / 32 == 0) tlc::cuda::tmemDealloc") +
+         (pair ? "2Cta" : "") + "(" + e.tmemBaseName + ", " +
+         std::to_string(cols) + ");");
+  e.tmemBaseName.clear();
+}
+
+/// T.deallocate_tmem(buffer): TileLang frees the buffer at the call
+/// instead of at the end of the block. tlc allocates the kernel's tensor
+/// memory as one block of columns, so the call frees it when it is the
+/// last of the kernel's top-level T.deallocate_tmem calls and they name
+/// every tensor memory buffer (the end-of-kernel free is then not
+/// emitted); otherwise the buffer's columns are freed with the rest at
+/// the end of the kernel (later, which the program cannot observe).
+static LogicalResult emitDeallocateTmem(Emitter &e, IntrinsicOp op) {
+  Value buffer = argOf(op, "buffer");
+  auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+  if (!type || type.getScope() != MemoryScope::TensorMemory ||
+      !buffer.getDefiningOp<AllocOp>())
+    return op.emitError("T.deallocate_tmem takes a buffer of T.alloc_tmem");
+  auto kernel = op->getParentOfType<KernelOp>();
+  auto cols = kernel->getAttrOfType<IntegerAttr>("tile.tmem_alloc_cols");
+  llvm::SmallPtrSet<Value, 4> freed;
+  IntrinsicOp last;
+  for (Operation &o : kernel.getBody().front())
+    if (auto d = dyn_cast<IntrinsicOp>(&o);
+        d && d.getCallee() == "T.deallocate_tmem") {
+      freed.insert(argOf(d, "buffer"));
+      last = d;
+    }
+  bool all = true;
+  kernel.walk([&](AllocOp alloc) {
+    auto t = dyn_cast<BufferType>(alloc.getType());
+    if (t && t.getScope() == MemoryScope::TensorMemory &&
+        !freed.count(alloc.getResult()))
+      all = false;
+  });
+  if (!cols || e.tmemBaseName.empty() || op != last || !all) {
+    e.line("// T.deallocate_tmem: its columns are freed with the kernel's "
+           "other tensor memory");
+    return success();
+  }
+  e.line("// T.deallocate_tmem: every tensor memory buffer is freed here, "
+         "so the kernel's columns are");
+  emitTmemFree(e, kernel, cols.getInt());
+  return success();
+}
+
 void Emitter::emitTmemEpilogue(KernelOp kernel) {
   auto cols = kernel->getAttrOfType<IntegerAttr>("tile.tmem_alloc_cols");
   if (!cols || tmemBaseName.empty())
     return;
   line("// Every tcgen05 operation of the block is done: warp 0 frees the "
        "tensor memory");
-  bool pair = kernel->hasAttr("tile.tmem_2cta");
-  line("tlc::cuda::tcgen05FenceBefore();");
-  if (pair) {
-    // The peer's MMAs into this CTA's tensor memory are done as well.
-    line("tlc::cuda::clusterArrive();");
-    line("tlc::cuda::clusterWait();");
-  } else {
-    line("__syncthreads();");
-  }
-  line(std::string("if (threadIdx.x / 32 == 0) tlc::cuda::tmemDealloc") +
-       (pair ? "2Cta" : "") + "(" + tmemBaseName + ", " +
-       std::to_string(cols.getInt()) + ");");
-  tmemBaseName.clear();
+  emitTmemFree(*this, kernel, cols.getInt());
 }
 
 LogicalResult Emitter::emitTmemAlloc(AllocOp op, StringRef name) {
@@ -431,6 +480,12 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   return success();
 }
 
+/// How diagnostics name tcgen05.cp's primitive: TileLang spells it
+/// T.tcgen05_cp_warpx4 or (its earlier name, still in its examples)
+/// T.tcgen05_cp, and the IR keeps one callee for both.
+static constexpr const char *kTcgen05CpNames =
+    "T.tcgen05_cp / T.tcgen05_cp_warpx4 (tcgen05.cp)";
+
 std::optional<LogicalResult>
 Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   StringRef callee = op.getCallee();
@@ -450,18 +505,29 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   }
   if (callee == "T.tcgen05_gemm_blockscaled")
     return emitBlockScaledGemm(op, barrierAddress);
-  if (callee == "T.tcgen05_sf_warp_transpose" ||
-      callee == "T.tcgen05_cp_warpx4") {
-    bool cp = callee == "T.tcgen05_cp_warpx4";
-    Value src = op.getArgs().empty() ? Value() : op.getArgs()[0];
-    Value dst = cp && op.getArgs().size() > 1 ? op.getArgs()[1] : Value();
-    if (op.getArgs().size() > (cp ? 2u : 1u)) {
-      op.emitError() << callee
-                     << ": tmem_col_offset= and use_2cta= are not generated";
+  if (callee == "T.deallocate_tmem") {
+    if (options.minComputeCapability < 100 || lang.isHip())
+      return op.emitError("T.deallocate_tmem frees Blackwell's tensor memory "
+                          "(tcgen05.dealloc), which needs sm_100a");
+    return emitDeallocateTmem(*this, op);
+  }
+  if (callee == "T.tcgen05_sf_warp_transpose")
+    return emitScaleFactorCopy(op, argOf(op, "smem_src"), Value(),
+                               /*transpose=*/true, /*copy=*/false);
+  if (callee == "T.tcgen05_cp_warpx4") {
+    // use_2cta: a constant picks cta_group::1 or ::2 (False is as if
+    // absent). The program may have called the alias T.tcgen05_cp.
+    Value pairArg = argOf(op, "use_2cta");
+    if (pairArg && !matchPattern(pairArg, m_Constant())) {
+      op.emitError() << kTcgen05CpNames
+                     << ": use_2cta must be a constant (it picks "
+                        "tcgen05.cp.cta_group::1 or ::2)";
       return failure();
     }
-    return emitScaleFactorCopy(op, src, dst, /*transpose=*/!cp,
-                               /*copy=*/cp);
+    bool pair = pairArg && matchPattern(pairArg, m_One());
+    return emitScaleFactorCopy(
+        op, argOf(op, "smem_src"), argOf(op, "tmem_dst"), /*transpose=*/false,
+        /*copy=*/true, pair, argOf(op, "tmem_col_offset"));
   }
   if (callee != "T.tcgen05_mma_arrive")
     return std::nullopt;
@@ -632,10 +698,11 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
 
 LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
                                            Value tmem, bool transpose,
-                                           bool copy) {
+                                           bool copy, bool pair,
+                                           Value colOffset) {
   StringRef what = copy && transpose ? "T.copy of scale factors to tensor "
                                        "memory (tcgen05.cp)"
-                   : copy            ? "T.tcgen05_cp_warpx4 (tcgen05.cp)"
+                   : copy            ? kTcgen05CpNames
                                      : "T.tcgen05_sf_warp_transpose";
   auto refuse = [&](const Twine &why) {
     op->emitError() << what << ": " << why;
@@ -658,15 +725,39 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
     return refuse("the scale factors' shared tile must be stored row-major, "
                   "four bytes a row");
   int64_t groups = st.getShape().end()[-2] / 128;
+  // The groups' 4 columns each from tmem_col_offset= (0 when absent) on:
+  // a constant offset must leave them inside the tile (TileLang's 2-CTA
+  // example copies its half of B's rows into a tile sized for all of N).
+  std::optional<int64_t> constOffset = 0;
+  if (colOffset) {
+    APInt c;
+    constOffset = matchPattern(colOffset, m_ConstantInt(&c))
+                      ? std::optional<int64_t>(c.getSExtValue())
+                      : std::nullopt;
+  }
   if (copy) {
     auto tt = tmem ? dyn_cast<BufferType>(tmem.getType()) : BufferType();
     if (!tt || tt.getScope() != MemoryScope::TensorMemory ||
         rootOf(tmem) != tmem || tt.getRank() != 2 || !tt.isStatic() ||
         !tt.getElementType().isUnsignedInteger(8) || tt.getShape()[0] != 128 ||
-        tt.getShape()[1] != 4 * groups)
-      return refuse("copies " + Twine(128 * groups) +
-                    " rows of scale factors into a whole [128, " +
-                    Twine(4 * groups) + "] uint8 tensor memory tile");
+        (constOffset &&
+         (*constOffset < 0 || tt.getShape()[1] < *constOffset + 4 * groups)))
+      return refuse(
+          "copies " + Twine(128 * groups) +
+          " rows of scale factors into columns [" +
+          (colOffset ? "tmem_col_offset, tmem_col_offset + " : "0, ") +
+          Twine(4 * groups) +
+          ") of a whole [128, cols] uint8 tensor memory tile");
+    // One .cta_group in a kernel (PTX ISA): the pair's tensor memory takes
+    // the pair's copies.
+    if (pair != tmemPair)
+      return refuse(
+          pair ? "use_2cta=True copies in both CTAs of a pair "
+                 "(tcgen05.cp.cta_group::2), but no block-scaled MMA of this "
+                 "kernel runs on the pair"
+               : "this kernel's tensor memory is the CTA pair's (use_2cta "
+                 "MMAs) and a kernel's tcgen05 instructions all take one "
+                 ".cta_group: pass use_2cta=True");
   }
   if (numThreads < 32 || range.lo % 32)
     return refuse("needs a whole warp (the range's first warp transposes, "
@@ -697,9 +788,15 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
         encodeTcgen05SmemDescriptor(0, 0, 128, WgmmaSwizzle::None);
     if (!bits)
       return refuse(llvm::toString(bits.takeError()));
+    // use_2cta: the pair's first CTA issues it, and both CTAs copy from
+    // their own shared memory at the same address into their own tensor
+    // memory.
     open("if (tid == 0)");
+    std::string column =
+        colOffset ? " + (uint32_t)(" + expr(colOffset) + ")" : "";
     for (int64_t g = 0; g < groups; ++g)
-      line("tlc::cuda::tcgen05CopyWarpx4(" + expr(tmem) + " + " + Twine(4 * g) +
+      line("tlc::cuda::tcgen05CopyWarpx4" + std::string(pair ? "2Cta" : "") +
+           "(" + expr(tmem) + column + " + " + Twine(4 * g) +
            ", tlc::cuda::tcgen05SmemDescriptor(" + words + " + " +
            Twine(128 * g) + ", " + hex64(*bits) + "));");
     close();
@@ -748,11 +845,24 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
   const int64_t kStep = 32; // .kind::mxf8f6f4: 32 bytes of 8-bit operands
   if (k % kStep)
     return refuse("K = " + Twine(k) + " is not a multiple of 32");
+  // use_2cta (the CTA pair, cta_group::2): the pair's first CTA issues
+  // M = 2 x 128 rows, each CTA's A its 128 rows, its B half of C's N
+  // columns, D and the scale factors its own tensor memory's.
+  Value pairArg = argOf(op, "use_2cta");
+  if (pairArg && !matchPattern(pairArg, m_Constant()))
+    return refuse("use_2cta must be a constant (it picks cta_group::1 or ::2)");
+  bool pair = pairArg && matchPattern(pairArg, m_One());
+  if (pair != tmemPair)
+    return refuse(
+        "a kernel's tcgen05 instructions all take one .cta_group "
+        "(PTX ISA), and this kernel's tensor memory is " +
+        Twine(tmemPair ? "the CTA pair's: pass use_2cta=True" : "one CTA's"));
   Tcgen05Instr instr;
   instr.a = *at;
   instr.b = *bt;
-  instr.m = m;
+  instr.m = pair ? 2 * m : m;
   instr.n = n;
+  instr.ctaGroup = pair ? 2 : 1;
   instr.mnMajorA = transA;
   instr.mnMajorB = !transB;
   llvm::Expected<uint32_t> idesc =
@@ -796,12 +906,16 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
     FailureOr<int64_t> bs = operandStart(B->first, 0, kk * kStep, op);
     if (failed(as) || failed(bs))
       return failure();
-    line("tlc::cuda::tcgen05MmaBlockScaledSS(" + *d + ", " + aDesc + " + " +
+    line("tlc::cuda::tcgen05MmaBlockScaledSS" +
+         std::string(pair ? "2Cta" : "") + "(" + *d + ", " + aDesc + " + " +
          std::to_string(*as / 16) + ", " + bDesc + " + " +
          std::to_string(*bs / 16) + ", " + idescName + ", " + expr(sfa) + ", " +
          expr(sfb) + ", " + (kk == 0 ? firstAccumulate : "1u") + ");");
   }
-  if (!barrierAddress.empty())
+  if (!barrierAddress.empty() && pair)
+    line("tlc::cuda::tcgen05Commit2Cta(" + barrierAddress.str() +
+         ", 3);  // mbar of both CTAs arrives when the MMAs are done");
+  else if (!barrierAddress.empty())
     line("tlc::cuda::tcgen05Commit(" + barrierAddress.str() +
          ");  // the MMAs arrive on mbar when done");
   close();

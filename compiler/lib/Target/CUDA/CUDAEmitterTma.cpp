@@ -125,6 +125,50 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
     pendingMaps[index] = std::move(m);
     tensorMapNames[op.getOperation()] = "tmap" + std::to_string(index);
   }
+  // T.tma_gather4 / T.tma_scatter4 (sm_100a's .tile::gather4 /
+  // .tile::scatter4): a map of the 2-D tensor whose box is one row of the
+  // [4, W] shared tile's W columns (the PTX ISA: box dim 1 is 1, the four
+  // rows come from the instruction), no swizzle. A copy that does not fit
+  // gets no map and is refused where it is emitted.
+  int64_t nextIndex = 0;
+  for (auto &[index, op] : copies)
+    nextIndex = std::max(nextIndex, index + 1);
+  for (auto &[index, op] : clusterCopies)
+    nextIndex = std::max(nextIndex, index + 1);
+  if (options.minComputeCapability >= 100 && !lang.isHip())
+    kernel.walk([&](IntrinsicOp op) {
+      bool gather = op.getCallee() == "T.tma_gather4";
+      if (!gather && op.getCallee() != "T.tma_scatter4")
+        return;
+      Value global = argOf(op, gather ? "src" : "dst"),
+            tile = argOf(op, gather ? "dst" : "src");
+      auto tensor = dyn_cast_or_null<BlockArgument>(global);
+      auto gt = tensor ? dyn_cast<BufferType>(tensor.getType()) : BufferType();
+      auto st = tile ? dyn_cast<BufferType>(tile.getType()) : BufferType();
+      if (!gt || !st || gt.getRank() != 2 || !gt.isStatic() ||
+          st.getRank() != 2 || !st.isStatic() || st.getShape()[0] != 4 ||
+          gt.getElementType() != st.getElementType() ||
+          !isSharedScope(st.getScope()) || rootOf(tile) != tile ||
+          sharedStorage.count(tile))
+        return;
+      int64_t elemBytes = getElementStorageBytes(gt.getElementType());
+      int64_t w = st.getShape()[1];
+      std::optional<SmallVector<int64_t>> strides = getStaticStrides(tensor);
+      if (w > 256 || (w * elemBytes) % 16 || !strides || (*strides)[1] != 1 ||
+          ((*strides)[0] * elemBytes) % 16)
+        return;
+      CudaTensorMap m;
+      m.param = tensor.getArgNumber();
+      m.dtype = getDTypeName(gt.getElementType());
+      m.dims = {gt.getShape()[1], gt.getShape()[0]};
+      m.strides = {(*strides)[0] * elemBytes};
+      m.box = {w, 1};
+      m.swizzle = 0;
+      int64_t index = nextIndex++;
+      copies.push_back({index, CopyOp()});
+      pendingMaps[index] = std::move(m);
+      tensorMapNames[op.getOperation()] = "tmap" + std::to_string(index);
+    });
   llvm::stable_sort(copies,
                     [](auto &a, auto &b) { return a.first < b.first; });
   for (auto &[index, copy] : copies) {

@@ -44,6 +44,9 @@ struct AsyncKernelState {
   /// The variable holding the kernel's tensor memory address ("" when the
   /// kernel has none).
   std::string tmemBaseName;
+  /// The kernel's tensor memory is the CTA pair's (tcgen05.alloc
+  /// .cta_group::2): every tcgen05 instruction is cta_group::2.
+  bool tmemPair = false;
   /// Inside a pipelined loop: shared buffer -> pointer expression of the
   /// stage being computed on.
   llvm::DenseMap<mlir::Value, std::string> stagePointers;

@@ -580,10 +580,14 @@ public:
   /// The scale-factor path of block-scaled MMAs: \p transpose (the
   /// permutation T.tcgen05_sf_warp_transpose does, by the range's first
   /// warp) and / or \p copy (tcgen05.cp .32x128b.warpx4 into \p tmem, by
-  /// its first thread) of the [rows, 4] uint8 shared tile \p shared.
+  /// its first thread) of the [rows, 4] uint8 shared tile \p shared, from
+  /// column \p colOffset of \p tmem when given; \p pair: the CTA pair's
+  /// copy (tcgen05.cp.cta_group::2, use_2cta=True).
   mlir::LogicalResult emitScaleFactorCopy(mlir::Operation *op,
                                           mlir::Value shared, mlir::Value tmem,
-                                          bool transpose, bool copy);
+                                          bool transpose, bool copy,
+                                          bool pair = false,
+                                          mlir::Value colOffset = {});
   /// T.copy between tensor memory and a fragment (tcgen05.ld / st).
   mlir::LogicalResult emitTmemCopy(tile::CopyOp op);
   /// T.tcgen05_mma_arrive (committing to \p barrierAddress) and the

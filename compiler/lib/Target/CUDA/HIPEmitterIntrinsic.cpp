@@ -68,56 +68,27 @@ static std::optional<int64_t> constantOf(Value v) {
 
 /// Whether \p callee prints the same in HIP as in CUDA (emitIntrinsic).
 static bool isPortable(StringRef callee) {
-  return llvm::is_contained({"T.no_set_max_nreg",
-                             "T.disable_warp_group_reg_alloc",
-                             "T.annotate_producer_reg_dealloc",
-                             "T.annotate_consumer_reg_alloc",
-                             "T.annotate_l2_hit_ratio",
-                             "T.annotate_padding",
-                             "T.annotate_restrict_buffers",
-                             "T.annotate_ws_schedule",
-                             "T.annotate_min_blocks_per_sm",
-                             "T.annotate_safe_value",
-                             "T.loop_break",
-                             // a cluster of one block: the block barrier
-                             // (CUDAEmitterCluster.cpp)
-                             "T.cluster_arrive",
-                             "T.cluster_arrive_relaxed",
-                             "T.cluster_wait",
-                             "T.cluster_sync",
-                             "T.rng_init",
-                             "T.rng_rand",
-                             "T.rng_rand_float",
-                             "T.access_ptr",
-                             "T.address_of",
-                             "T.loop_continue",
-                             "T.any_of",
-                             "T.all_of",
-                             "T.atomic_load",
-                             "T.atomic_store",
-                             "T.st",
-                             "T.ld",
-                             "T.atomic_max",
-                             "T.atomic_min",
-                             "T.atomic_or",
-                             "T.dp4a",
-                             "T.fast_rcp",
-                             "T.__exp",
-                             "T.__exp10",
-                             "T.__log",
-                             "T.__log2",
-                             "T.__log10",
-                             "T.__sin",
-                             "T.__cos",
-                             "T.__tan",
-                             "T.call_extern",
-                             // CUDAEmitterReducers.cpp: lane exchanges
-                             // through laneXor, groups of a wavefront
-                             "T.reducer_init",
-                             "T.reducer_update",
-                             "T.finalize_reducer",
-                             "tlc.unknown_value"},
-                            callee);
+  return llvm::is_contained(
+      {"T.no_set_max_nreg", "T.disable_warp_group_reg_alloc",
+       "T.annotate_producer_reg_dealloc", "T.annotate_consumer_reg_alloc",
+       "T.annotate_l2_hit_ratio", "T.annotate_padding",
+       "T.annotate_restrict_buffers", "T.annotate_ws_schedule",
+       "T.annotate_min_blocks_per_sm", "T.annotate_safe_value", "T.reads",
+       "T.writes", "T.loop_break",
+       // a cluster of one block: the block barrier
+       // (CUDAEmitterCluster.cpp)
+       "T.cluster_arrive", "T.cluster_arrive_relaxed", "T.cluster_wait",
+       "T.cluster_sync", "T.rng_init", "T.rng_rand", "T.rng_rand_float",
+       "T.access_ptr", "T.address_of", "T.loop_continue", "T.any_of",
+       "T.all_of", "T.atomic_load", "T.atomic_store", "T.st", "T.ld",
+       "T.atomic_max", "T.atomic_min", "T.atomic_or", "T.dp4a", "T.fast_rcp",
+       "T.__exp", "T.__exp10", "T.__log", "T.__log2", "T.__log10", "T.__sin",
+       "T.__cos", "T.__tan", "T.call_extern",
+       // CUDAEmitterReducers.cpp: lane exchanges
+       // through laneXor, groups of a wavefront
+       "T.reducer_init", "T.reducer_update", "T.finalize_reducer",
+       "tlc.unknown_value"},
+      callee);
 }
 
 /// The NVIDIA hardware \p callee drives, which CDNA GPUs do not have (so

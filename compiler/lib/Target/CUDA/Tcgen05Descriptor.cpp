@@ -151,10 +151,16 @@ llvm::Expected<uint32_t> tlc::target::encodeTcgen05BlockScaledInstrDescriptor(
                      "are e4m3 or e5m2 here (MXFP8)");
   if (instr.d != Tcgen05Type::F32)
     return makeError("a block-scaled tcgen05.mma accumulates in f32");
-  if (instr.ctaGroup != 1 || instr.m != 128 || instr.n % 16 || instr.n < 16 ||
-      instr.n > 256)
+  // cta_group::1: M = 128; cta_group::2 (the CTA pair): M = 256, 128 rows
+  // a CTA. N a multiple of 16 in [16, 256] for both (the PTX ISA's shapes
+  // of .kind::mxf8f6f4.block_scale).
+  int64_t pairM = instr.ctaGroup == 2 ? 256 : 128;
+  if ((instr.ctaGroup != 1 && instr.ctaGroup != 2) || instr.m != pairM ||
+      instr.n % 16 || instr.n < 16 || instr.n > 256)
     return makeError("tlc's block-scaled tcgen05.mma is cta_group::1 with M "
-                     "= 128 and N a multiple of 16 in [16, 256], not M = " +
+                     "= 128 or cta_group::2 with M = 256, N a multiple of 16 "
+                     "in [16, 256], not cta_group::" +
+                     llvm::Twine(instr.ctaGroup) + " with M = " +
                      llvm::Twine(instr.m) + ", N = " + llvm::Twine(instr.n));
   uint32_t v = 0;
   v |= uint32_t(abField(Tcgen05Kind::F8F6F4, instr.a)) << 7;

@@ -36,28 +36,43 @@ using namespace tlc::target::detail;
 /// and async-proxy fences. A CPU block runs its statements in program order on
 /// one executor, every memory operation completes before the next starts,
 /// and kernels run one after the other, so each of them is already
-/// satisfied there.
+/// satisfied there. T.deallocate_tmem: a CPU block's tensor memory is its
+/// own memory, released when the block ends.
 static bool isCpuNoOpIntrinsic(StringRef callee) {
-  return llvm::is_contained(
-      {"T.set_max_nreg", "T.no_set_max_nreg", "T.inc_max_nreg",
-       "T.dec_max_nreg", "T.disable_warp_group_reg_alloc", "T.pdl_trigger",
-       "T.pdl_sync", "T.warpgroup_arrive", "T.warpgroup_commit_batch",
-       "T.warpgroup_wait", "T.wait_wgmma", "T.tma_store_arrive",
-       "T.tma_store_wait", "T.fence_proxy_async", "T.ptx_commit_group",
-       "T.ptx_wait_group", "T.warpgroup_fence_operand",
-       "T.tcgen05_before_thread_sync", "T.tcgen05_after_thread_sync"},
-      callee);
+  return llvm::is_contained({"T.set_max_nreg",
+                             "T.no_set_max_nreg",
+                             "T.inc_max_nreg",
+                             "T.dec_max_nreg",
+                             "T.disable_warp_group_reg_alloc",
+                             "T.pdl_trigger",
+                             "T.pdl_sync",
+                             "T.warpgroup_arrive",
+                             "T.warpgroup_commit_batch",
+                             "T.warpgroup_wait",
+                             "T.wait_wgmma",
+                             "T.tma_store_arrive",
+                             "T.tma_store_wait",
+                             "T.fence_proxy_async",
+                             "T.ptx_commit_group",
+                             "T.ptx_wait_group",
+                             "T.warpgroup_fence_operand",
+                             "T.tcgen05_before_thread_sync",
+                             "T.tcgen05_after_thread_sync",
+                             "T.deallocate_tmem"},
+                            callee);
 }
 
 /// Annotations: facts for a GPU code generator (cache, padding, register
-/// and occupancy policy, values safe to read out of bounds) that change no
-/// value.
+/// and occupancy policy, values safe to read out of bounds) and a
+/// T.sblock's read / write regions (T.reads / T.writes, block annotations
+/// in TileLang) that change no value.
 static bool isAnnotation(StringRef callee) {
   return llvm::is_contained(
-      {"T.annotate_producer_reg_dealloc", "T.annotate_consumer_reg_alloc",
-       "T.annotate_l2_hit_ratio", "T.annotate_padding",
-       "T.annotate_restrict_buffers", "T.annotate_ws_schedule",
-       "T.annotate_min_blocks_per_sm", "T.annotate_safe_value"},
+      {"T.reads", "T.writes", "T.annotate_producer_reg_dealloc",
+       "T.annotate_consumer_reg_alloc", "T.annotate_l2_hit_ratio",
+       "T.annotate_padding", "T.annotate_restrict_buffers",
+       "T.annotate_ws_schedule", "T.annotate_min_blocks_per_sm",
+       "T.annotate_safe_value"},
       callee);
 }
 
@@ -129,6 +144,9 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     comment(op, (callee + (callee == "T.annotate_safe_value"
                                ? "(): guarded reads of the tensors named give "
                                  "their value out of range"
+                           : callee == "T.reads" || callee == "T.writes"
+                               ? "(): the block's regions, an annotation with "
+                                 "no code"
                                : "(): a GPU code-generation hint; no code"))
                     .str());
     return success();

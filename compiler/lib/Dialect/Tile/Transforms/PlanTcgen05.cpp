@@ -20,6 +20,7 @@
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/SharedLayouts.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -148,6 +149,16 @@ static Value paramArg(IntrinsicOp op, StringRef param) {
   return {};
 }
 
+/// Whether \p v is a constant (a flag known when building).
+static bool isConstantFlag(Value v) { return matchPattern(v, m_Constant()); }
+
+/// Whether the tcgen05 intrinsic \p op runs on the CTA pair: its
+/// `use_2cta` argument is the constant true (false is as if absent).
+static bool usesCtaPair(IntrinsicOp op) {
+  Value v = paramArg(op, "use_2cta");
+  return v && matchPattern(v, m_One());
+}
+
 static bool isBlockScaledGemm(IntrinsicOp op) {
   return op.getCallee() == "T.tcgen05_gemm_blockscaled";
 }
@@ -177,12 +188,14 @@ static std::string whyNotBlockScaled(IntrinsicOp op) {
   Value a = paramArg(op, "A"), b = paramArg(op, "B"), c = paramArg(op, "C");
   if (!a || !b || !c)
     return "needs A, B and C";
-  for (StringRef p : {"k_start", "sf_a_granularity_k", "sf_b_granularity_k",
-                      "use_2cta", "wg_wait"})
+  for (StringRef p :
+       {"k_start", "sf_a_granularity_k", "sf_b_granularity_k", "wg_wait"})
     if (paramArg(op, p))
       return (p + "= is not generated (sf_a_id / sf_b_id select the scale "
                   "factors)")
           .str();
+  if (Value pair = paramArg(op, "use_2cta"); pair && !isConstantFlag(pair))
+    return "use_2cta must be a constant (it picks cta_group::1 or ::2)";
   auto ta = cast<BufferType>(a.getType()), tb = cast<BufferType>(b.getType()),
        tc = cast<BufferType>(c.getType());
   auto fp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
@@ -340,6 +353,13 @@ struct TilePlanTcgen05Pass final
       }
     });
     kernel.walk([&](IntrinsicOp op) {
+      // The pair's block-scaled MMAs and scale-factor copies
+      // (use_2cta=True): the pair allocates its tensor memory together, and
+      // every tcgen05 instruction of the kernel is cta_group::2 (the PTX
+      // ISA allows one .cta_group a kernel).
+      if ((isBlockScaledGemm(op) || op.getCallee() == "T.tcgen05_cp_warpx4") &&
+          usesCtaPair(op))
+        kernel->setAttr("tile.tmem_2cta", b.getUnitAttr());
       if (!isBlockScaledGemm(op))
         return;
       std::string why = whyNotBlockScaled(op);

@@ -660,10 +660,12 @@ template <int R> inline void sfWarpTranspose(const View<uint8_t, R> &v) {
 }
 
 /// T.tcgen05_cp_warpx4 from the permuted [rows, 4] shared tile \p src
-/// into the tensor memory tile \p dst ([128, 4 * rows / 128]).
+/// into columns [colOffset, colOffset + 4 * rows / 128) of the tensor
+/// memory tile \p dst ([128, cols]; the emitter checks the columns).
 template <int RS, int RD>
 inline void tcgen05CopyScaleFactors(const View<uint8_t, RS> &src,
-                                    const View<uint8_t, RD> &dst) {
+                                    const View<uint8_t, RD> &dst,
+                                    int64_t colOffset = 0) {
   int64_t rows = src.shape[RS - 2];
   for (int64_t g = 0; g < rows / 128; ++g)
     for (int64_t m = 0; m < 32; ++m)
@@ -671,7 +673,7 @@ inline void tcgen05CopyScaleFactors(const View<uint8_t, RS> &src,
         for (int64_t s = 0; s < 4; ++s) {
           int64_t idx[RD] = {};
           idx[RD - 2] = 32 * k + m;
-          idx[RD - 1] = 4 * g + s;
+          idx[RD - 1] = colOffset + 4 * g + s;
           store(dst, idx, loadMatrix(src, 128 * g + 4 * m + k, s));
         }
 }

@@ -230,6 +230,28 @@ TLC_DEVICE void tcgen05MmaBlockScaledSS(uint32_t dTmem, uint64_t aDesc,
 #endif
 }
 
+/// The CTA pair's form (.cta_group::2, M = 256): issued by one thread of
+/// the pair's first CTA; each CTA's A is 128 rows and its D and scale
+/// factors its own tensor memory's, B half of N from each CTA.
+TLC_DEVICE void tcgen05MmaBlockScaledSS2Cta(uint32_t dTmem, uint64_t aDesc,
+                                            uint64_t bDesc, uint32_t idesc,
+                                            uint32_t sfaTmem, uint32_t sfbTmem,
+                                            uint32_t accumulate) {
+#if TLC_TCGEN05
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "setp.ne.b32 p, %6, 0;\n"
+               "tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale."
+               "scale_vec::1X [%0], %1, %2, %3, [%4], [%5], p;\n"
+               "}\n" ::"r"(dTmem),
+               "l"(aDesc), "l"(bDesc), "r"(idesc), "r"(sfaTmem), "r"(sfbTmem),
+               "r"(accumulate)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
 /// `tcgen05.cp.cta_group::1.32x128b.warpx4`: 32 rows of 16 bytes of shared
 /// memory (\p srcDesc: no swizzle, 8-row groups 128 bytes apart) into 4
 /// columns from \p taddr of every lane, lane 32w + r holding row r for
@@ -238,6 +260,20 @@ TLC_DEVICE void tcgen05MmaBlockScaledSS(uint32_t dTmem, uint64_t aDesc,
 TLC_DEVICE void tcgen05CopyWarpx4(uint32_t taddr, uint64_t srcDesc) {
 #if TLC_TCGEN05
   asm volatile("tcgen05.cp.cta_group::1.32x128b.warpx4 [%0], %1;" ::"r"(taddr),
+               "l"(srcDesc)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// The CTA pair's copy (`tcgen05.cp.cta_group::2.32x128b.warpx4`): issued
+/// by one thread of the pair's first CTA, it copies in both CTAs, each from
+/// its own shared memory at \p srcDesc's address into its own tensor
+/// memory at \p taddr.
+TLC_DEVICE void tcgen05CopyWarpx42Cta(uint32_t taddr, uint64_t srcDesc) {
+#if TLC_TCGEN05
+  asm volatile("tcgen05.cp.cta_group::2.32x128b.warpx4 [%0], %1;" ::"r"(taddr),
                "l"(srcDesc)
                : "memory");
 #else

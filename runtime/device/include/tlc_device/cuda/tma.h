@@ -257,6 +257,43 @@ TLC_DEVICE void tmaStore(const TensorMap *map, const void *src, int c0, int c1,
 #endif
 }
 
+/// sm_100a's `.tile::gather4` (PTX ISA 8.6): rows \p r0 .. \p r3 of the
+/// 2-D tensor of \p map (whose box is one row of W elements), W elements
+/// from column \p col each, into shared \p dst one after the other (row i
+/// at i * W); zeros outside the tensor; the 4 * W elements' bytes complete
+/// on the mbarrier \p bar. One thread issues it.
+TLC_DEVICE void tmaLoadGather4(void *dst, const TensorMap *map, uint64_t *bar,
+                               int col, int r0, int r1, int r2, int r3) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL)
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4"
+               ".mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, "
+               "%7}], [%2];" ::"r"(sharedAddress(dst)),
+               "l"(reinterpret_cast<uint64_t>(map)), "r"(sharedAddress(bar)),
+               "r"(col), "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// sm_100a's `.tile::scatter4`, the store of tmaLoadGather4: row i of the
+/// shared [4, W] tile \p src into row r_i of the tensor, W elements from
+/// column \p col; elements outside the tensor are not written. It joins
+/// this thread's bulk group (tmaStoreCommit).
+TLC_DEVICE void tmaStoreScatter4(const TensorMap *map, const void *src, int col,
+                                 int r0, int r1, int r2, int r3) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL)
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4"
+               ".bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(sharedAddress(src)), "r"(col), "r"(r0), "r"(r1), "r"(r2),
+               "r"(r3)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
 /// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes (the
 /// non-tensor form): copies \p bytes (a positive multiple of 16, below
 /// 2^20) from global \p src to shared \p dst, both 16-byte aligned, and
