@@ -29,11 +29,11 @@ using lang::BuiltinId;
 
 namespace tlc::eval {
 /// True when the body of \p owner reads \p name only inside `with
-/// pytest.raises` blocks, at least once (Interpreter.cpp).
+/// pytest.raises` blocks, at least once (Definitions.cpp).
 bool usedOnlyWhereExpectedToFail(syntax::Node owner, llvm::StringRef name,
                                  unsigned bindings = 0);
 /// True when \p name is read only as a parametrize value of a test that
-/// uses it only inside `with pytest.raises` blocks (Interpreter.cpp).
+/// uses it only inside `with pytest.raises` blocks (Definitions.cpp).
 bool passedOnlyWhereExpectedToFail(syntax::Node module, llvm::StringRef name);
 } // namespace tlc::eval
 
