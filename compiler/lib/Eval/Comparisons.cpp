@@ -12,6 +12,7 @@
 #include "DeferredFloat.h"
 #include "Interpreter.h"
 #include "Operators.h"
+#include "Uncertain.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -25,7 +26,52 @@ using syntax::BinaryOp;
 using syntax::CmpOp;
 using syntax::UnaryOp;
 
+//===----------------------------------------------------------------------===//
+// Uncertain values (Uncertain.h)
+//===----------------------------------------------------------------------===//
+
+/// The lists marked by markUncertain, per evaluating thread.
+static thread_local llvm::DenseSet<const void *> uncertainLists;
+
+void tlc::eval::markUncertain(Value list) {
+  if (list.is(ValueKind::List))
+    uncertainLists.insert(list.getObj());
+}
+
+bool tlc::eval::isUncertain(Value v) {
+  return v.is(ValueKind::List) && !getElems(v).empty() &&
+         uncertainLists.contains(v.getObj());
+}
+
+void tlc::eval::forgetUncertainValues() { uncertainLists.clear(); }
+
+/// involvesUnmodelled, looking \p depth containers deep.
+static bool involvesUnmodelledAt(Value v, unsigned depth) {
+  if (v.is(ValueKind::Opaque))
+    // A comparison of symbolic integers is unknown without any value
+    // from outside TileLang.
+    return v.as<OpaqueObj>()->description != "unknown condition";
+  if (isUncertain(v))
+    return true;
+  if (depth == 0 || !v.isSequence())
+    return false;
+  return llvm::any_of(
+      getElems(v), [&](Value e) { return involvesUnmodelledAt(e, depth - 1); });
+}
+
+bool tlc::eval::involvesUnmodelled(Value v) {
+  return involvesUnmodelledAt(v, 3);
+}
+
+//===----------------------------------------------------------------------===//
+// Equality and comparisons
+//===----------------------------------------------------------------------===//
+
 std::optional<bool> Interpreter::equals(Value a, Value b) {
+  // A list that may hold fewer elements than tlc kept equals nothing
+  // knowably.
+  if (isUncertain(a) || isUncertain(b))
+    return std::nullopt;
   if (a.is(ValueKind::BigInt) || b.is(ValueKind::BigInt)) {
     std::optional<llvm::APInt> x = toAPInt(a), y = toAPInt(b);
     if (x && y)
@@ -175,6 +221,13 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     return r;
   if (l.isPoison() || r.isPoison())
     return Value::poison();
+  // What an undecidable comparison gives: a comparison with a value tlc
+  // does not model says so (an `assert` on it is not checked).
+  auto unknownResult = [&] {
+    return heap.opaque(involvesUnmodelled(l) || involvesUnmodelled(r)
+                           ? llvm::StringRef(kUnmodelledComparison)
+                           : llvm::StringRef("unknown condition"));
+  };
   // An IR value is never None (`pid_m is not None` of a block index).
   if ((op == CmpOp::Is || op == CmpOp::IsNot) && (l.isNone() || r.isNone()) &&
       (isIRScalar(l) || isIRScalar(r)))
@@ -232,7 +285,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       if (traced && tracing() &&
           (l.is(ValueKind::Sym) || r.is(ValueKind::Sym)))
         return irCompare(op, l, r, at);
-      return heap.opaque("unknown condition");
+      return unknownResult();
     }
     return Value::boolean(op == CmpOp::Eq ? *e : !*e);
   }
@@ -250,7 +303,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     if (r.is(ValueKind::Set)) {
       Value c = setContains(r, l, at);
       if (!c.isBool())
-        return c.is(ValueKind::Opaque) ? heap.opaque("unknown condition") : c;
+        return c.is(ValueKind::Opaque) ? unknownResult() : c;
       found = c.getBool();
     } else if (r.isStr() && l.isStr()) {
       found = getStr(r).contains(getStr(l));
@@ -277,10 +330,10 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
                    "argument of type '" + r.getTypeName() + "' is not iterable",
                    at);
     } else {
-      return heap.opaque("unknown condition");
+      return unknownResult();
     }
     if (unknown && !found)
-      return heap.opaque("unknown condition");
+      return unknownResult();
     return Value::boolean(op == CmpOp::In ? found : !found);
   }
   default:
@@ -308,7 +361,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
       return result(a < b ? -1 : a > b ? 1 : 0);
     }
     if (l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
-      return heap.opaque("unknown condition");
+      return unknownResult();
   }
   if (l.isNumber() && r.isNumber()) {
     if (l.isFloat() || r.isFloat()) {
@@ -327,7 +380,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     }
     if (traced && tracing())
       return irCompare(op, l, r, at);
-    return heap.opaque("unknown condition");
+    return unknownResult();
   }
   if (l.isStr() && r.isStr())
     return result(getStr(l).compare(getStr(r)));
@@ -343,7 +396,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
     for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
       std::optional<bool> e = equals(a[i], b[i]);
       if (!e)
-        return heap.opaque("unknown condition");
+        return unknownResult();
       if (!*e)
         return compare(op, a[i], b[i], at);
     }
@@ -351,7 +404,7 @@ Value Interpreter::compare(CmpOp op, Value l, Value r, Node at) {
   }
   if (l.is(ValueKind::Opaque) || r.is(ValueKind::Opaque) ||
       l.is(ValueKind::Sym) || r.is(ValueKind::Sym))
-    return heap.opaque("unknown condition");
+    return unknownResult();
   return raise("TypeError",
                "'" + pySpelling(op) + "' not supported between instances of '" +
                    l.getTypeName() + "' and '" + r.getTypeName() + "'",
@@ -391,6 +444,8 @@ Truth Interpreter::truth(Value v, Node at) {
     return getStr(v).empty() ? Truth::False : Truth::True;
   case ValueKind::Tuple:
   case ValueKind::List:
+    if (isUncertain(v))
+      return Truth::Unknown;
     return getElems(v).empty() ? Truth::False : Truth::True;
   case ValueKind::Dict:
     return v.as<DictObj>()->items.empty() ? Truth::False : Truth::True;

@@ -13,6 +13,7 @@
 #include "Interpreter.h"
 
 #include "IRGen.h"
+#include "Uncertain.h"
 #include "tlc/Eval/Slices.h"
 #include "tlc/Support/ThreadClock.h"
 
@@ -101,6 +102,7 @@ Interpreter::Interpreter(const syntax::SyntaxTree &tree,
                          mlir::MLIRContext &ctx, const EvalOptions &options,
                          FileAnalysis &out)
     : tree(tree), mlirContext(ctx), options(options), out(out) {
+  forgetUncertainValues();
   moduleEnv = heap.make<Env>();
   env = moduleEnv;
   ir = std::make_unique<IRGen>(*this);

@@ -10,9 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Operators.h"
 #include "DeferredFloat.h"
 #include "Interpreter.h"
-#include "Operators.h"
+#include "Uncertain.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -426,7 +427,10 @@ Value Interpreter::unary(UnaryOp op, Value v, Node at) {
     case Truth::Abrupt:
       return v;
     case Truth::Unknown:
-      return heap.opaque("unknown condition");
+      // `not` keeps what made the condition unknown (Uncertain.h).
+      return heap.opaque(involvesUnmodelled(v)
+                             ? llvm::StringRef(kUnmodelledComparison)
+                             : llvm::StringRef("unknown condition"));
     }
   }
   if (isIRScalar(v))

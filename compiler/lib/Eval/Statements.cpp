@@ -13,6 +13,7 @@
 #include "Interpreter.h"
 
 #include "IRGen.h"
+#include "Uncertain.h"
 #include "tlc/Eval/Slices.h"
 #include "tlc/Support/ThreadClock.h"
 
@@ -142,6 +143,24 @@ struct ExpandedLoopScope {
 };
 } // namespace
 
+/// Whether a `return` in the body of the loop \p loop (not in a function
+/// or class defined there) can end the function.
+static bool bodyCanReturn(Node loop) {
+  bool found = false;
+  for (Node stmt : loop.children(Field::body))
+    syntax::walk(stmt, [&](Node n) {
+      if (n.kind() == NodeKind::FunctionDef ||
+          n.kind() == NodeKind::AsyncFunctionDef ||
+          n.kind() == NodeKind::ClassDef || n.kind() == NodeKind::Lambda)
+        return syntax::WalkResult::Skip;
+      if (n.kind() != NodeKind::Return)
+        return syntax::WalkResult::Advance;
+      found = true;
+      return syntax::WalkResult::Interrupt;
+    });
+  return found;
+}
+
 Flow Interpreter::execFor(Node stmt) {
   Value iter = eval(stmt.child(Field::iter));
   if (iter.isException())
@@ -171,8 +190,18 @@ Flow Interpreter::execFor(Node stmt) {
     }
     return execIRLoop(loop, stmt, stmt.child(Field::target));
   }
-  if (iter.is(ValueKind::Opaque))
-    return Flow::Normal; // Unknown iteration count: skip the loop.
+  if (iter.is(ValueKind::Opaque)) {
+    // Unknown iteration count: the loop is skipped. In a function whose
+    // loop body can return, what follows the loop may never run (`for line
+    // in src.splitlines(): if ...: return line`, then `raise`): the call's
+    // result is unknown instead.
+    if (!callStack.empty() && !tracing() && bodyCanReturn(stmt)) {
+      returnValue = heap.opaque("result of a loop over a value tlc does "
+                                "not model");
+      return Flow::Return;
+    }
+    return Flow::Normal;
+  }
   ExpandedLoopScope expanded(*this);
   Node target = stmt.child(Field::target);
   // One iteration with \p item bound to the target: nullopt to go on, else
@@ -278,7 +307,7 @@ Flow Interpreter::execIf(Node stmt) {
                          : syntax::WalkResult::Advance;
     });
     auto body = stmt.children(Field::body);
-    if (c.is(ValueKind::Opaque) && !readsSymbol &&
+    if ((c.is(ValueKind::Opaque) || isUncertain(c)) && !readsSymbol &&
         std::distance(body.begin(), body.end()) == 1 &&
         (*body.begin()).kind() == NodeKind::Raise) {
       warnUnknownCondition(c, test, "the check is assumed to pass");
@@ -533,6 +562,25 @@ Flow Interpreter::execAssert(Node stmt) {
   }
   case Truth::Abrupt:
     return c.isException() ? Flow::Raise : Flow::Normal;
+  case Truth::Unknown: {
+    // A comparison with a value tlc does not model, or a list filtered by
+    // one (Uncertain.h): whether the assertion holds is not known, so it is
+    // not checked, and a remark says so.
+    if (!isUncertain(c) &&
+        !(c.is(ValueKind::Opaque) &&
+          c.as<OpaqueObj>()->description == kUnmodelledComparison))
+      return Flow::Normal;
+    std::string text = test.text().str();
+    if (text.size() > 60 || text.find('\n') != std::string::npos)
+      text = "its condition";
+    else
+      text = "`" + text + "`";
+    report(Severity::Remark, test.range(),
+           "tlc cannot check this assertion: " + text +
+               " depends on a value tlc does not model (an object from "
+               "outside TileLang), so whether it holds is unknown");
+    return Flow::Normal;
+  }
   case Truth::IR: {
     // `assert cond` on an IR condition is a device-side assertion.
     if (!tracing() || !kernel)
