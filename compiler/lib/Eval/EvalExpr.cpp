@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter.h"
+#include "Uncertain.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -367,6 +368,8 @@ Value Interpreter::evalComprehension(Node n) {
   llvm::SmallVector<Value, 16> results;
   llvm::SmallVector<std::pair<Value, Value>, 8> dictItems;
   Value abrupt;
+  // Whether an element was kept on a condition tlc could not evaluate.
+  bool keptUnknown = false;
   std::function<bool(unsigned)> loop = [&](unsigned level) -> bool {
     if (level == gens.size()) {
       if (isDict) {
@@ -415,7 +418,7 @@ Value Interpreter::evalComprehension(Node n) {
         abrupt = Value::exception();
         return false;
       }
-      bool keep = true;
+      bool keep = true, unknown = false;
       for (Node cond : gen.children(Field::ifs)) {
         Value c = eval(cond);
         Truth t = truth(c, cond);
@@ -438,13 +441,16 @@ Value Interpreter::evalComprehension(Node n) {
                     cond);
           return false;
         }
-        if (t == Truth::Unknown)
+        if (t == Truth::Unknown) {
           warnUnknownCondition(c, cond, "the element is assumed kept");
+          unknown = true;
+        }
         if (t == Truth::False) {
           keep = false;
           break;
         }
       }
+      keptUnknown |= keep && unknown;
       if (keep && !loop(level + 1))
         return false;
     }
@@ -470,7 +476,12 @@ Value Interpreter::evalComprehension(Node n) {
     it->items.append(results.begin(), results.end());
     return heap.obj(ObjKind::Iterator, it);
   }
-  return heap.list(results);
+  Value list = heap.list(results);
+  // Elements kept on conditions tlc could not evaluate: the list may hold
+  // more than Python's (Uncertain.h).
+  if (keptUnknown)
+    markUncertain(list);
+  return list;
 }
 
 Value Interpreter::evalLambda(Node n) {

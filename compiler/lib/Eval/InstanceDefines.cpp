@@ -156,6 +156,54 @@ std::optional<Value> Interpreter::defineFor(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// How a function passed to a kernel factory shows in its instance's label:
+/// its source (a lambda's text, a function's name) and the values it reads
+/// from the function scopes around its definition, so that two callables
+/// whose traces may differ (two lambdas of a parametrized test, one lambda
+/// made per loop value) label two instances.
+static std::string functionLabel(Interpreter &in, FunctionObj *fn) {
+  std::string text;
+  if (fn->def.kind() == NodeKind::Lambda) {
+    // One line, single spaces: a lambda may span lines inside brackets.
+    bool space = false;
+    for (char c : fn->def.text()) {
+      bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (ws && !text.empty())
+        space = true;
+      if (ws)
+        continue;
+      if (space)
+        text += ' ';
+      space = false;
+      text += c;
+    }
+  } else {
+    text = ("function " + fn->name).str();
+  }
+  llvm::SmallVector<llvm::StringRef, 8> names;
+  syntax::walk(fn->def, [&](Node n) {
+    if (n.kind() == NodeKind::Name &&
+        n.context() == syntax::ExprContext::Load &&
+        !llvm::is_contained(names, n.identifier()))
+      names.push_back(n.identifier());
+    return syntax::WalkResult::Advance;
+  });
+  std::string captured;
+  llvm::SmallVector<llvm::StringRef, 8> seen;
+  for (Env *e = fn->closure; e && e->parent; e = e->parent)
+    for (llvm::StringRef name : names) {
+      auto it = e->vars.find(name);
+      if (it == e->vars.end() || llvm::is_contained(seen, name))
+        continue;
+      seen.push_back(name);
+      captured += (captured.empty() ? "" : ", ") + name.str() + "=" +
+                  in.toString(it->second, true);
+    }
+  if (!captured.empty())
+    text += " [" + captured + "]";
+  return "<" + text + ">";
+}
+
 /// The label of a call's instance is also its identity: two calls with
 /// the same label share one instance (the second is not traced), so the
 /// label must tell apart every pair of calls whose traces differ.
@@ -175,6 +223,8 @@ std::string Interpreter::makeLabel(llvm::StringRef fnName, CallArgs &args) {
       for (auto [i, d] : llvm::enumerate(o->shape))
         t += (i ? ", " : "") + toString(d, true);
       t += "]";
+    } else if (v.is(ValueKind::Function)) {
+      t = functionLabel(*this, v.as<FunctionObj>());
     } else {
       t = toString(v, true);
     }

@@ -29,12 +29,15 @@ using lang::BuiltinId;
 
 namespace tlc::eval {
 /// True when the body of \p owner reads \p name only inside `with
-/// pytest.raises` blocks, at least once (Interpreter.cpp).
+/// pytest.raises` blocks, at least once (Definitions.cpp).
 bool usedOnlyWhereExpectedToFail(syntax::Node owner, llvm::StringRef name,
                                  unsigned bindings = 0);
 /// True when \p name is read only as a parametrize value of a test that
-/// uses it only inside `with pytest.raises` blocks (Interpreter.cpp).
+/// uses it only inside `with pytest.raises` blocks (Definitions.cpp).
 bool passedOnlyWhereExpectedToFail(syntax::Node module, llvm::StringRef name);
+/// Whether an uncaught exception may come from testing what a TVM IR
+/// visitor collected (Instances.cpp).
+bool mayTestVisitorResult(const PendingException &e);
 } // namespace tlc::eval
 
 //===----------------------------------------------------------------------===//
@@ -908,8 +911,7 @@ void Interpreter::traceDefaultInstances() {
     expectedFailureDepth -= expectFailure;
     jitContext.pop_back();
     if (r.isException()) {
-      if (pending.type == "AssertionError" && irVisitCall &&
-          !pending.definite) {
+      if (irVisitCall && mayTestVisitorResult(pending)) {
         TextRange at = pending.range.empty() ? stmt.range() : pending.range;
         if (reportedAt(*this, at))
           pending = {};

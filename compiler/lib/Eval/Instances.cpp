@@ -445,19 +445,35 @@ Value Interpreter::applyDecoratorValue(const PArgs &p, Value fn) {
 // Driver
 //===----------------------------------------------------------------------===//
 
+namespace tlc::eval {
+/// Whether the uncaught exception \p e may come from testing what a TVM IR
+/// visitor collected (an assertion on it, or unpacking it): with such a
+/// visitor in the test, not the program's failure.
+bool mayTestVisitorResult(const PendingException &e);
+} // namespace tlc::eval
+
+bool tlc::eval::mayTestVisitorResult(const PendingException &e) {
+  return !e.definite &&
+         (e.type == "AssertionError" ||
+          (e.type == "ValueError" && llvm::StringRef(e.message).starts_with(
+                                         "not enough values to unpack")));
+}
+
 void Interpreter::reportUncaught(TextRange where, llvm::StringRef what) {
   TextRange at = pending.range.empty() ? where : pending.range;
   std::string running = what.str();
-  if (pending.type == "AssertionError" && irVisitCall && !pending.definite) {
+  if (irVisitCall && mayTestVisitorResult(pending)) {
     // The assertion tests what a TVM IR visitor collected (a list it
     // appends to, a flag it sets); tlc ran no callback, so the assertion's
     // outcome says nothing about the program: a remark, not a warning, as
     // TileLang runs the program without trouble.
     unsigned line = tree.lines().toUtf8(irVisitCall.range().begin).line + 1;
+    bool unpacking = pending.type != "AssertionError";
     report(Severity::Remark, at,
-           "tlc cannot check this assertion (in " + running +
-               "): it may test what the TVM IR visitor called at line " +
-               llvm::Twine(line) +
+           llvm::Twine("tlc cannot check this ") +
+               (unpacking ? "unpacking" : "assertion") + " (in " + running +
+               "): it may " + (unpacking ? "unpack" : "test") +
+               " what the TVM IR visitor called at line " + llvm::Twine(line) +
                " collected, and tlc builds no TVM IR for it to walk, "
                "so its callback never ran");
     pending = {};

@@ -7,26 +7,44 @@
 // The interpreter executes the Python of one file over the syntax tree:
 // meta-level code folds to Python values, IR-valued code builds Tile IR
 // through IRGen. It is split over several files:
-//   Interpreter.cpp  construction, diagnostics, names and statements
+//   InterpreterTypes.h  scopes, call arguments, kernel/loop/instance records
+//   Interpreter.cpp  construction, diagnostics, names
+//   Statements.cpp   statement dispatch, for/while/if/with/import/assert
+//   Assignments.cpp  assignments, augmented and annotated assignments
+//   Definitions.cpp  def statements, decorators, expected failures
 //   Calls.cpp        user functions and call dispatch
 //   EvalExpr.cpp     expressions, attributes and subscripts
-//   Operators.cpp    Python operators, equality, truthiness, formatting
+//   Operators.cpp    Python arithmetic operators
+//   Comparisons.cpp  equality, comparisons, truthiness, iteration
+//   Formatting.cpp   str() and repr()
 //   NativeFns.cpp    Python builtins, math, itertools, functools, argparse
-//   Primitives.cpp   modules, T.* dispatch, meta-level and math primitives
+//   Primitives.cpp   T.* argument binding, conversions, dispatch
+//   ModuleAttrs.cpp  modules and their attributes
+//   MetaPrimitives.cpp  meta-level primitives
+//   ScalarMath.cpp   scalar math (min/max, division, casts, unary math)
 //   KernelRegions.cpp  T.Kernel regions, loops, buffers, hints, checks
 //   Frames.cpp       T.ws, T.If/Then/Else, T.While, launch queries, T.Persistent
-//   KernelOps.cpp    tile operations (copy, gemm, fill, reduce ...)
+//   KernelOps.cpp    dispatch of kernel primitives (tile ops in Tile*.cpp)
+//   Allocations.cpp  T.alloc_*, barriers, T.Tensor types
+//   KernelFrames.cpp  T.Kernel frames and range loops
 //   Intrinsics.cpp   primitives built as one tile.intrinsic (shuffles ...)
 //   Buffers.cpp      special allocations, pointer tensors, reshape/view
 //   DeviceQueries.cpp  driver.get_num_sms(), torch.cuda device properties
 //   MetaObjects.cpp  layouts, WS schedules, the persistent tile scheduler
 //   IRGen.cpp        construction of `tile` dialect operations
+//   IRScalars.cpp    IR scalars, arithmetic and comparisons
+//   IRElements.cpp   element reads and writes, T.Ramp vector access
+//   IRControlFlow.cpp  if/while on IR conditions
+//   IRRegions.cpp    buffer regions
 //   Instances.cpp    kernel instances: bookkeeping, decorators, the driver
 //   InstanceDefines.cpp  -D values and instance labels
 //   InstanceTracing.cpp  traces of prim_funcs, jit calls, default instances
 //   TestFunctions.cpp  the file's test functions, the --kernel check
 //   KernelCalls.cpp  calls of a compiled kernel from Python (out_idx, out=)
 //   NameCheck.cpp    static check for undefined names
+//
+// Private headers shared by some of them: IRElements.h, KernelFrames.h,
+// Operators.h, Primitives.h, Uncertain.h (values tlc only bounds).
 //
 // Control flow uses explicit status values (no C++ exceptions): expressions
 // return Value::exception() while a Python exception propagates, statements
@@ -37,9 +55,7 @@
 #ifndef TLC_LIB_EVAL_INTERPRETER_H
 #define TLC_LIB_EVAL_INTERPRETER_H
 
-#include "tlc/Eval/Eval.h"
-#include "tlc/Eval/SymExpr.h"
-#include "tlc/Eval/Value.h"
+#include "InterpreterTypes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Location.h"
@@ -59,169 +75,6 @@ namespace tlc::eval {
 using syntax::Field;
 using syntax::Node;
 using syntax::NodeKind;
-
-/// Native function and method identifiers (NativeFns.def).
-enum class NativeId : uint32_t {
-#define NATIVE(Id, Name) Id,
-#define METHOD(Id, Name) Id,
-#include "NativeFns.def"
-  NumNativeIds
-};
-
-/// A lexical scope: module globals, a function call's locals, or a
-/// comprehension's locals.
-class Env {
-public:
-  /// Enclosing scope used for free variables (null for the module).
-  Env *parent = nullptr;
-  /// Variables of this scope. Keys point into the syntax tree or the heap.
-  llvm::SmallDenseMap<llvm::StringRef, Value, 8> vars;
-  /// Names declared `global` in this scope.
-  llvm::SmallVector<llvm::StringRef, 1> globals;
-  /// Names declared `nonlocal` in this scope.
-  llvm::SmallVector<llvm::StringRef, 1> nonlocals;
-};
-
-/// How a statement finished.
-enum class Flow : uint8_t { Normal, Return, Break, Continue, Raise };
-
-/// Truth of a condition.
-enum class Truth : uint8_t { False, True, Unknown, IR, Abrupt };
-
-/// Arguments of a call, with the nodes they came from (for diagnostics).
-struct CallArgs {
-  llvm::SmallVector<Value, 6> pos;
-  llvm::SmallVector<Node, 6> posNodes;
-  llvm::SmallVector<std::pair<llvm::StringRef, Value>, 4> kw;
-  llvm::SmallVector<Node, 4> kwNodes;
-
-  /// Positional argument \p i, or \p dflt when there are fewer.
-  Value positional(unsigned i, Value dflt = Value::poison()) const {
-    return i < pos.size() ? pos[i] : dflt;
-  }
-  /// Keyword value named \p name or null.
-  const Value *keyword(llvm::StringRef name) const {
-    for (auto &kv : kw)
-      if (kv.first == name)
-        return &kv.second;
-    return nullptr;
-  }
-};
-
-/// The launch region being traced.
-struct KernelCtx {
-  /// Unique identity of the region (never 0).
-  uint32_t id = 0;
-  /// Thread count of the block (product of `threads`), 0 when symbolic.
-  int64_t threads = 0;
-  /// Shared buffers allocated in the region.
-  llvm::SmallVector<BufferObj *, 8> sharedBuffers;
-  /// The `with T.Kernel` call (for the budget diagnostic).
-  Node call;
-  /// The tile.kernel op (null when IR building is off).
-  mlir::Operation *op = nullptr;
-  /// Thread binding values (threadIdx.x/y/z) created on demand.
-  llvm::SmallVector<Value, 3> threadVars;
-  /// Block binding values (bx, by, bz).
-  llvm::SmallVector<Value, 3> blockVars;
-  /// Grid extents as written (Int, Sym or Expr values).
-  llvm::SmallVector<Value, 3> gridExtents;
-  /// Whether a `T.rng_init` has been traced in the region (the draws
-  /// `T.rng_rand*` need one before them).
-  bool rngInitialized = false;
-  /// The last `T.rng_init` call traced (its value is nothing to bind).
-  Node lastRngInit;
-};
-
-/// The launch a raw TIR function opens (T.launch_thread / T.thread_binding
-/// outside a T.Kernel): a tile.kernel whose grid and block grow with each
-/// launched tag, built again with its final extents when the function
-/// ends (Frames.cpp).
-struct RawLaunchCtx {
-  KernelCtx kernel;
-  /// The extents of blockIdx.x/y/z and threadIdx.x/y/z as launched (null
-  /// when the tag is not launched), computed before the kernel op.
-  mlir::OpFoldResult grid[3], threads[3];
-};
-
-/// One enclosing loop while tracing.
-struct LoopCtx {
-  LoopKind kind;
-  int64_t numStages = 0;
-  Node node;
-  /// Written as T.Parallel (a nested one runs as a serial loop: `kind`).
-  bool writtenParallel = false;
-};
-
-/// A kernel instance being traced (one tile.func).
-struct InstanceCtx {
-  std::string kernel;
-  std::string label;
-  Node def;
-  /// The tile.func op (null when IR building is off).
-  mlir::Operation *func = nullptr;
-  /// Symbol declarations of the function (name -> kind).
-  llvm::SmallVector<std::pair<std::string, int>, 4> symbols;
-  /// Bindings for T.const / T.dynamic names (from .compile kw and -D).
-  llvm::StringMap<Value> constBindings;
-  /// Number of hints emitted so far for this instance.
-  unsigned numHints = 0;
-  /// Index of the instance's InstanceInfo in FileAnalysis::instances.
-  size_t infoIndex = 0;
-  /// T.empty outputs (eager mode).
-  llvm::SmallVector<BufferObj *, 2> outputs;
-  /// The decorator's (or tilelang.compile's) pass_configs and
-  /// compile_flags, and the body's T.annotate_pass_configs /
-  /// T.annotate_compile_flags (the decorator's win).
-  BuildConfigs external, annotated;
-  /// The target the file asks for (`@tilelang.jit(target="hip")`).
-  std::optional<TargetInfo> target;
-  /// The source texts of `T.import_source` and `T.Kernel(prelude=...)`, in
-  /// trace order (tile.imported_sources).
-  std::vector<std::string> importedSources;
-  /// The launch opened by raw TIR, to the end of the function.
-  std::unique_ptr<RawLaunchCtx> rawLaunch;
-  /// A dtype of this instance had no value (a parameter no call site
-  /// binds) and was analysed as float32: a check that depends on the
-  /// dtype's class is then not the program's error (dtypeCheckFailed).
-  bool assumedDType = false;
-};
-
-/// One parameter of a traced prim_func as the caller of its compiled kernel
-/// sees it (KernelCalls.cpp).
-struct KernelParamSig {
-  std::string name;
-  /// A tensor parameter (else a scalar, `T.ptr` or untyped one).
-  bool tensor = false;
-  lang::DType dtype;
-  /// The dtype is float32 analysed in place of one tlc could not evaluate
-  /// (a dtype parameter no call binds, a value from outside TileLang): a
-  /// call's tensors are not checked against it.
-  bool assumedDType = false;
-  /// One entry per dimension: its size when constant.
-  llvm::SmallVector<std::optional<int64_t>, 4> shape;
-};
-
-/// The call signature of a compiled kernel: its parameters and which of
-/// them `out_idx` makes outputs (KernelCalls.cpp).
-struct KernelSig {
-  /// The name the kernel's errors give (the jit factory's).
-  std::string kernel;
-  std::vector<KernelParamSig> params;
-  /// Parameter indices of the outputs, in out_idx's order.
-  llvm::SmallVector<unsigned, 2> outputs;
-};
-
-/// A pending Python exception.
-struct PendingException {
-  std::string type;
-  std::string message;
-  TextRange range;
-  /// Raised where Python raises too, whatever the values tlc does not
-  /// model (a local module that does not exist): an error when uncaught,
-  /// not a warning.
-  bool definite = false;
-};
 
 class IRGen;
 struct Scalar;
@@ -312,7 +165,7 @@ public:
   void checkUndefinedNames();
 
   //===--------------------------------------------------------------------===//
-  // Statements (Interpreter.cpp)
+  // Statements (Statements.cpp, Assignments.cpp, Definitions.cpp)
   //===--------------------------------------------------------------------===//
 
   Flow execBody(Node owner, Field field);
@@ -341,7 +194,7 @@ public:
   }
 
   //===--------------------------------------------------------------------===//
-  // Functions and calls (Interpreter.cpp)
+  // Functions and calls (Calls.cpp)
   //===--------------------------------------------------------------------===//
 
   FunctionObj *makeFunction(Node def, llvm::StringRef name);
@@ -526,7 +379,7 @@ public:
   Value findMethod(Value self, llvm::StringRef name);
 
   //===--------------------------------------------------------------------===//
-  // Modules (Primitives.cpp)
+  // Modules (ModuleAttrs.cpp)
   //===--------------------------------------------------------------------===//
 
   Value importModule(llvm::StringRef qualified);
@@ -570,7 +423,7 @@ public:
   /// The dotted package relative imports of the code at \p at start from
   /// ("" for the analysed file and modules next to it).
   std::string packageOf(Node at) const;
-  /// `from <local module m> import name` (Interpreter.cpp).
+  /// `from <local module m> import name` (Statements.cpp).
   Value importFromLocal(ModuleObj *m, llvm::StringRef name, Node alias);
   /// `from m import *` of an imported module: binds its public names.
   void importStar(ModuleObj *m);
@@ -627,7 +480,8 @@ public:
   Value callPrimitive(const lang::BuiltinInfo &info, CallArgs &args, Node at);
   /// Kernel-level primitives (KernelOps.cpp); nullopt if \p p is not one.
   std::optional<Value> callKernelPrimitive(const PArgs &p);
-  /// The frame of T.Kernel / T.ClusterKernel / T.CUDASourceCodeKernel.
+  /// The frame of T.Kernel / T.ClusterKernel / T.CUDASourceCodeKernel
+  /// (KernelFrames.cpp).
   Value makeKernelFrame(const PArgs &p);
   /// `with` frames other than T.Kernel, launch-frame queries and
   /// T.Persistent (Frames.cpp); nullopt if \p p is not one.
@@ -770,7 +624,7 @@ public:
   /// at \p call and a `tile.intrinsic "tlc.unmodelled_call"` holding the
   /// kernel data it was given, which no target builds (Intrinsics.cpp).
   void recordUnmodelledCall(Node call, CallArgs &args, bool warn = true);
-  /// Meta-level and math primitives (Primitives.cpp).
+  /// Meta-level and math primitives (MetaPrimitives.cpp).
   Value callMetaPrimitive(const PArgs &p);
   Value declareSymbols(const PArgs &p, int kind);
   Value unaryMath(const PArgs &p);
@@ -1158,7 +1012,7 @@ public:
   /// torch's default floating dtype (`torch.set_default_dtype`): what
   /// torch.randn / empty / zeros ... make without `dtype=`.
   lang::DType torchDefaultDType = lang::DType(lang::ScalarType::Float32);
-  /// The `sids=` of each T.MixedKernel frame (KernelOps.cpp).
+  /// The `sids=` of each T.MixedKernel frame (KernelFrames.cpp).
   llvm::DenseMap<const Obj *, int64_t> mixedKernelSids;
   /// Kernels --kernel passed over: the names a --kernel could have chosen.
   llvm::StringSet<> filteredKernels;
@@ -1178,24 +1032,6 @@ public:
   /// Counter for unique names of symbols.
   unsigned nextLoopVar = 0;
 };
-
-/// Appends the Name nodes an assignment target binds (through tuples,
-/// lists and starred elements; attribute and subscript targets bind none).
-void collectTargetNames(Node target, llvm::SmallVectorImpl<Node> &out);
-
-/// Whether the exception class named \p derived is \p base or derives
-/// from it in Python's builtin hierarchy (a class tlc does not know derives
-/// from Exception; Exceptions.cpp).
-bool isExceptionSubclass(llvm::StringRef derived, llvm::StringRef base);
-
-/// torch's broadcast of two shapes (an opaque size matches any other);
-/// nullopt when two known sizes differ and neither is 1 (TorchShapes.cpp).
-std::optional<llvm::SmallVector<Value, 4>>
-broadcastShapes(llvm::ArrayRef<Value> a, llvm::ArrayRef<Value> b);
-
-/// Python's slice.indices(size): false for a zero step (EvalExpr.cpp).
-bool sliceBounds(SliceObj *s, int64_t size, int64_t &start, int64_t &stop,
-                 int64_t &step);
 
 } // namespace tlc::eval
 

@@ -18,7 +18,7 @@
 // with shuffles of width 64 (the CPU target), except that the MFMA one
 // issues T.tvm_mfma, the instruction itself, when building for HIP. The
 // model is run once per evaluation, on the first read of one of the names
-// below; the other names of those modules stay unmodelled (Primitives.cpp).
+// below; the other names of those modules stay unmodelled (ModuleAttrs.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter.h"
+#include "Uncertain.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -127,6 +128,8 @@ Value Interpreter::callNative(NativeId id, CallArgs &args, Node at) {
   case NativeId::Len: {
     if (n != 1)
       return raise("TypeError", "len() takes exactly one argument", at);
+    if (isUncertain(a0))
+      return heap.opaque("len");
     if (a0.isSequence())
       return Value::integer(getElems(a0).size());
     if (a0.isStr())

@@ -38,10 +38,10 @@ struct PArgs {
 };
 
 /// `T.alloc_*(shape, dtype, scope=...)`: a buffer in \p scope (or the
-/// `scope` argument) with its hint (KernelOps.cpp).
+/// `scope` argument) with its hint (Allocations.cpp).
 Value allocate(Interpreter &in, const PArgs &p, lang::MemoryScope scope);
 /// `T.alloc_barrier` / `T.alloc_cluster_barrier(arrive_count)`: mbarriers in
-/// \p scope, one per arrive count (KernelOps.cpp).
+/// \p scope, one per arrive count (Allocations.cpp).
 Value allocateBarriers(Interpreter &in, const PArgs &p,
                        lang::MemoryScope scope);
 /// The memory of \p src seen as a buffer of \p shape and \p dtype, in its

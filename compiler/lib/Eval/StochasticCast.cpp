@@ -40,7 +40,7 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
   bool unbuilt =
       name == "float4_e2m1fn" || name == "float16" || name == "bfloat16";
   // TileLang's T.cast checks only the rounding mode and that rbits comes
-  // with round='rs' (Primitives.cpp); the dtypes are refused by its CUDA
+  // with round='rs' (MetaPrimitives.cpp); the dtypes are refused by its CUDA
   // code generator. So is anything else here: the program checks clean,
   // is analysed with a round-to-nearest cast, and building refuses it at
   // the cast.

@@ -313,6 +313,32 @@ static Value scaleFactorCopy(Interpreter &in, const PArgs &p, Value src,
                           p.call);
 }
 
+/// True when \p a and \p b are a packed 4/6-bit float dtype and the
+/// unpacked storage dtype of the same codes (one code per byte), in either
+/// order.
+static bool isPackedUnpackedPair(lang::DType a, lang::DType b) {
+  using lang::ScalarType;
+  auto packedOf = [](lang::DType t) -> std::optional<ScalarType> {
+    switch (t.getScalarType()) {
+    case ScalarType::Float4E2M1Unpacked:
+      return ScalarType::Float4E2M1FN;
+    case ScalarType::Float6E2M3FNUnpacked:
+      return ScalarType::Float6E2M3FN;
+    case ScalarType::Float6E3M2FNUnpacked:
+      return ScalarType::Float6E3M2FN;
+    default:
+      return std::nullopt;
+    }
+  };
+  if (a.isVector() || b.isVector())
+    return false;
+  if (std::optional<ScalarType> p = packedOf(a))
+    return b.getScalarType() == *p;
+  if (std::optional<ScalarType> p = packedOf(b))
+    return a.getScalarType() == *p;
+  return false;
+}
+
 Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
   if (in.checkInKernel("T.copy", p.call))
     return Value::poison();
@@ -376,17 +402,30 @@ Value tlc::eval::tileCopy(Interpreter &in, const PArgs &p) {
                    "copy out of L0C (T.alloc_l0c), but '" +
                        s->buffer->name + "' is in " +
                        lang::getScopeString(s->buffer->scope));
-  // Unpacked float codes copy only as themselves: TileLang has no
-  // converting copy into or out of them (a SIMT copy of packed fp4 into
-  // float4_e2m1_unpacked is its error too).
+  // Unpacked float codes copy only as themselves or, through TMA, from and
+  // to their packed form (TileLang's TMA descriptors unpack on load and
+  // pack on store: CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B and friends);
+  // TileLang's SIMT copy between the two is its error.
   if (s->buffer->dtype != d->buffer->dtype &&
       (s->buffer->dtype.isUnpackedFloat() ||
-       d->buffer->dtype.isUnpackedFloat()))
-    return in.fail(p.call, "T.copy from " + s->buffer->dtype.getName() +
+       d->buffer->dtype.isUnpackedFloat()) &&
+      !(p.info.id == lang::BuiltinId::TmaCopy &&
+        isPackedUnpackedPair(s->buffer->dtype, d->buffer->dtype)))
+    return in.fail(p.call, p.info.name + " from " + s->buffer->dtype.getName() +
                                " to " + d->buffer->dtype.getName() +
                                ": unpacked float codes are copied only "
                                "between buffers of their own dtype (convert "
                                "element by element with T.Cast)");
+  // What TileLang's TMA does here (unpacking on load, packing on store),
+  // no tlc target generates yet.
+  if (s->buffer->dtype != d->buffer->dtype &&
+      (s->buffer->dtype.isUnpackedFloat() ||
+       d->buffer->dtype.isUnpackedFloat()))
+    in.markUnbuildable(p.call, "tlc.unbuildable",
+                       ("T.tma_copy from " + s->buffer->dtype.getName() +
+                        " to " + d->buffer->dtype.getName() +
+                        ": no tlc target generates the TMA copy that packs "
+                        "or unpacks the codes yet"));
   if (s->isElement && !d->isElement)
     s = inferExtents(in, s, d);
   else if (d->isElement && !s->isElement)

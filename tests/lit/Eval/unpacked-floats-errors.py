@@ -4,7 +4,10 @@
 # written: `+`, unary `-`, `<`, a float32 value stored into an unpacked
 # tile, an unpacked value stored into a uint8 tensor without
 # T.reinterpret, a converting T.copy in either direction, a reinterpret to
-# a type of another width, a cast to a vector dtype, and the tile ops that
+# a type of another width, a cast to a vector dtype, a T.copy of packed
+# codes into unpacked storage (TileLang's SIMT copy refuses it; a TMA copy
+# of the pair is accepted: unpacked-floats-tma.py), a T.tma_copy between
+# an unpacked dtype and anything but its packed form, and the tile ops that
 # compute with element values (T.gemm, reductions, T.fill: tlc has no
 # f8f6f4 MMA reading unpacked codes, and bytes would be summed as
 # integers).
@@ -49,6 +52,20 @@ def bad(X: T.Tensor((64,), "float32"), OUT: T.Tensor((64,), "uint8"),
         Y[tx] = T.Cast(T.float32, T.reinterpret(T.uint16, q[tx]))
         # expected-error@+1 {{cannot cast float4_e2m1_unpacked to float32x2 (unpacked float codes are scalars)}}
         Y[tx] = T.extract_lane(T.Cast(T.float32x2, q[tx]), 0)
+
+
+@T.prim_func
+def bad_copies(P: T.Tensor((64, 128), T.float4_e2m1fn), F: T.Tensor((64, 128), "float16")):
+    with T.Kernel(1, threads=128):
+        a = T.alloc_shared((64, 128), T.float4_e2m1_unpacked)
+        e = T.alloc_shared((64, 128), T.float6_e2m3fn_unpacked)
+        mbar = T.alloc_barrier(128)
+        # expected-error@+1 {{T.copy from float4_e2m1fn to float4_e2m1_unpacked: unpacked float codes are copied only between buffers of their own dtype (convert element by element with T.Cast)}}
+        T.copy(P, a)
+        # expected-error@+1 {{T.tma_copy from float16 to float4_e2m1_unpacked: unpacked float codes are copied only between buffers of their own dtype (convert element by element with T.Cast)}}
+        T.tma_copy(F, a, barrier=mbar)
+        # expected-error@+1 {{T.tma_copy from float4_e2m1fn to float6_e2m3fn_unpacked: unpacked float codes are copied only between buffers of their own dtype (convert element by element with T.Cast)}}
+        T.tma_copy(P, e, barrier=mbar)
 
 
 @T.prim_func
