@@ -1,8 +1,9 @@
 # T.gemm over the operand / accumulator / output dtypes of TileLang's
 # test_tilelang_kernel_gemm: f64 (CUDA: mma.sync.m8n8k4 .f64), int8 and
 # uint8 with int32 accumulators (m16n8k32), f16 accumulated in f16
-# (m16n8k16 .f16.f16: the CPU target rounds the f16 accumulator after
-# every 16 k, where the GPU's mma instructions do),
+# (m16n8k16 .f16.f16 on sm_80, wgmma .f16.f16.f16 on sm_90a: the CPU
+# target rounds the f16 accumulator after every 16 k, where the GPU's
+# instructions do),
 # bf16 accumulated in f32 and stored as bf16. Ragged
 # M, N and K; the CPU target's results against NumPy
 # (Inputs/gemm_dtypes_ref.py). The sim device runs the CUDA builds of the
@@ -21,7 +22,8 @@
 # RUN: %python %S/Inputs/gemm_dtypes_ref.py %t/h-out f16 0 1 16 | FileCheck %s --check-prefix=F16
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s -Din_dtype=float64 -Daccum_dtype=float64 -Dout_dtype=float64 | FileCheck %s --check-prefix=CUDA-F64
 # RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s -Din_dtype=uint8 -Daccum_dtype=int32 -Dout_dtype=int32 | FileCheck %s --check-prefix=CUDA-U8
-# RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s -Din_dtype=float16 -Daccum_dtype=float16 -Dout_dtype=float16 | FileCheck %s --check-prefix=CUDA-F16
+# RUN: tlc-build --target=cuda:sm_80 --emit=cuda %s -Din_dtype=float16 -Daccum_dtype=float16 -Dout_dtype=float16 | FileCheck %s --check-prefix=CUDA-F16
+# RUN: tlc-build --target=cuda:sm_90a --emit=cuda %s -Din_dtype=float16 -Daccum_dtype=float16 -Dout_dtype=float16 | FileCheck %s --check-prefix=SM90-F16
 # F64: f64: ok
 # F64: shape: (100, 72)
 # INT: int: ok
@@ -30,6 +32,7 @@
 # CUDA-F64: tlc::cuda::mmaM16N8K4F64(
 # CUDA-U8: tlc::cuda::mmaM16N8K32U8S32(
 # CUDA-F16: tlc::cuda::mmaM16N8K16F16Acc(
+# SM90-F16: tlc::cuda::wgmmaM64N{{[0-9]+}}K16F16F16<
 
 import tilelang
 import tilelang.language as T
