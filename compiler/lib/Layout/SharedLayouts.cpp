@@ -9,6 +9,9 @@
 #include "tlc/Layout/WgmmaLayouts.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <string>
 
 using namespace tlc::layout;
 
@@ -18,6 +21,27 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 
 static bool validElementBits(unsigned bits) {
   return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+}
+
+/// Whether \p shape, its last dimension widened to \p lastExtent (a padded
+/// row), has an element count that fits int64_t with room for the offsets
+/// these layouts form (a panel's `rows * width`, a stage's `rows * pitch`).
+static bool fitsOffsets(llvm::ArrayRef<int64_t> shape, int64_t lastExtent) {
+  int64_t n = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t e = d + 1 == shape.size() ? lastExtent : shape[d];
+    if (e <= 0 || llvm::MulOverflow(n, e, n))
+      return false;
+  }
+  return true;
+}
+
+static llvm::Error tooLarge(llvm::ArrayRef<int64_t> shape) {
+  std::string dims;
+  for (int64_t e : shape)
+    dims += (dims.empty() ? "" : ", ") + std::to_string(e);
+  return makeError("a shared layout of [" + dims +
+                   "] has more elements than 64-bit offsets can address");
 }
 
 int64_t tlc::layout::swizzleBytes(SwizzleMode mode) {
@@ -84,6 +108,8 @@ llvm::Expected<Layout> tlc::layout::makeSwizzledLayout(
                      " does not apply to [" + llvm::Twine(rows) + ", " +
                      llvm::Twine(cont) + "] with " + llvm::Twine(elemBits) +
                      "-bit elements");
+  if (!fitsOffsets(shape, cont))
+    return tooLarge(shape);
   unsigned rank = shape.size();
   IndexExpr i = IndexExpr::var(rank - 2, inputName(rank - 2));
   IndexExpr j = IndexExpr::var(rank - 1, inputName(rank - 1));
@@ -115,6 +141,8 @@ tlc::layout::makeRowSwizzledLayout(llvm::ArrayRef<int64_t> shape,
   int64_t elems = 128 / elemBits;
   if (shape.back() % elems != 0)
     return makeError("a row swizzle needs rows of whole 16-byte chunks");
+  if (!fitsOffsets(shape, shape.back()))
+    return tooLarge(shape);
   unsigned rank = shape.size();
   int64_t chunks = shape.back() / elems;
   // XOR-ing the chunk with 3 row bits leaves the row unless it is a
@@ -151,7 +179,9 @@ llvm::Expected<Layout> tlc::layout::makePaddedLayout(
     return makeError("padding must be non-negative");
   unsigned rank = shape.size();
   int64_t rows = shape.end()[-2], cont = shape.back();
-  int64_t pitch = cont + padElems;
+  int64_t pitch = 0;
+  if (llvm::AddOverflow(cont, padElems, pitch) || !fitsOffsets(shape, pitch))
+    return tooLarge(shape);
   IndexExpr offset = IndexExpr::var(rank - 2, inputName(rank - 2)) * pitch +
                      IndexExpr::var(rank - 1, inputName(rank - 1)) +
                      leadingOffset(shape, rows * pitch);
@@ -182,6 +212,16 @@ static Layout linearWithBits(llvm::ArrayRef<int64_t> shape,
   return l;
 }
 
+/// \p l, or the row-major layout where it could not be formed (a shape
+/// past what offsets address: the program is refused elsewhere).
+static Layout orLinear(llvm::Expected<Layout> l, llvm::ArrayRef<int64_t> shape,
+                       unsigned elemBits) {
+  if (l)
+    return std::move(*l);
+  llvm::consumeError(l.takeError());
+  return linearWithBits(shape, elemBits);
+}
+
 Layout tlc::layout::makeGemmABLayoutSm80(llvm::ArrayRef<int64_t> shape,
                                          unsigned elemBits, bool kInner) {
   if (shape.size() < 2 || !validElementBits(elemBits))
@@ -189,11 +229,13 @@ Layout tlc::layout::makeGemmABLayoutSm80(llvm::ArrayRef<int64_t> shape,
   int64_t cont = shape.back();
   bool canPad = (cont * elemBits) % 256 == 0;
   if (elemBits == 8 && !kInner && canPad)
-    return std::move(*makePaddedLayout(shape, elemBits, 128 / elemBits));
+    return orLinear(makePaddedLayout(shape, elemBits, 128 / elemBits), shape,
+                    elemBits);
   if (std::optional<SwizzleMode> m = widestSwizzle(shape, elemBits))
-    return std::move(*makeSwizzledLayout(shape, elemBits, *m));
+    return orLinear(makeSwizzledLayout(shape, elemBits, *m), shape, elemBits);
   if (canPad)
-    return std::move(*makePaddedLayout(shape, elemBits, 128 / elemBits));
+    return orLinear(makePaddedLayout(shape, elemBits, 128 / elemBits), shape,
+                    elemBits);
   return linearWithBits(shape, elemBits);
 }
 
@@ -211,7 +253,7 @@ Layout tlc::layout::makeWgmmaOperandLayout(llvm::ArrayRef<int64_t> shape,
         continue;
       if (mnStep > 0 && (mnStep * elemBits) % (swizzleBytes(m) * 8) != 0)
         continue;
-      return std::move(*makeSwizzledLayout(shape, elemBits, m));
+      return orLinear(makeSwizzledLayout(shape, elemBits, m), shape, elemBits);
     }
   return linearWithBits(shape, elemBits);
 }
@@ -229,6 +271,8 @@ llvm::Expected<Layout> tlc::layout::makeMatrixCoreSwizzleLayout(
     return makeError("matrix-core swizzle needs the contiguous extent " +
                      llvm::Twine(cont) + " to be a multiple of " +
                      llvm::Twine(vecSize));
+  if (!fitsOffsets(shape, cont))
+    return tooLarge(shape);
   int64_t perPhase = std::max<int64_t>(1, (32 * 32 / elemBits) / cont);
   int64_t maxPhase = std::min<int64_t>(16 / perPhase, cont / vecSize);
   IndexExpr row = IndexExpr::var(rank - 2, inputName(rank - 2));

@@ -5,6 +5,8 @@
 # RUN: not tlc-build --check --target=hip:gfx942 %s 2>&1 | FileCheck %s --check-prefix=LDS
 # LDS: error: shared memory usage 64 KiB + 32 bytes exceeds the 64 KiB budget of hip:gfx942
 # LDS: note: 'full' uses 16 bytes
+# The consumer's gemm reads its stage slices through wgmma descriptors (B as
+# two 64-column panels of 128-byte swizzle atoms), accumulating in wgmma.C.
 # Group B (+C, I): manual warp specialisation. Warp group 1 produces A/B tiles
 # into a ring of shared stages, warp group 0 consumes them with T.gemm;
 # T.ws + T.alloc_barrier lists + T.mbarrier_arrive / T.mbarrier_wait_parity.
@@ -63,7 +65,7 @@ if __name__ == "__main__":
 # CHECK: "name":"A","kind":"tensor","shape":[8192,8192],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"(bx, by)","kind":"kernel","shape":[64,64],{{.*}}"detail":"256 threads"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[2,128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 256B rows"
-# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"mma.C{{.*}}"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
+# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"full","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier"
 # CHECK: "name":"empty","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier"

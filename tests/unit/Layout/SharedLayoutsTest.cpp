@@ -16,6 +16,9 @@
 #include "tlc/Layout/SharedLayouts.h"
 #include "tlc/Layout/WgmmaLayouts.h"
 
+#include <limits>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 using namespace tlc::layout;
@@ -175,4 +178,28 @@ TEST_CASE("merging shared layouts") {
   Layout custom = *Layout::get({32, 128}, s128.getForward().vec());
   custom.setElementBits(16);
   CHECK(detectSwizzleMode(custom) == SwizzleMode::B128);
+}
+
+TEST_CASE("shared layouts past 64-bit offsets are errors, not overflow") {
+  // (2^62, 64) f16: `rows * width` of a 128-byte panel is 2^68.
+  std::vector<int64_t> huge = {int64_t(1) << 62, 64};
+  llvm::Expected<Layout> swz = makeSwizzledLayout(huge, 16, SwizzleMode::B128);
+  REQUIRE(!swz);
+  CHECK(llvm::toString(swz.takeError()) ==
+        "a shared layout of [4611686018427387904, 64] has more elements than "
+        "64-bit offsets can address");
+  llvm::Expected<Layout> pad = makePaddedLayout(huge, 16, 8);
+  REQUIRE(!pad);
+  llvm::consumeError(pad.takeError());
+  llvm::Expected<Layout> row = makeRowSwizzledLayout(huge, 16);
+  REQUIRE(!row);
+  llvm::consumeError(row.takeError());
+  llvm::Expected<Layout> mc = makeMatrixCoreSwizzleLayout(huge, 16, 1);
+  REQUIRE(!mc);
+  llvm::consumeError(mc.takeError());
+  // A padded pitch that itself overflows.
+  llvm::Expected<Layout> pitch =
+      makePaddedLayout({8, std::numeric_limits<int64_t>::max()}, 8, 8);
+  REQUIRE(!pitch);
+  llvm::consumeError(pitch.takeError());
 }

@@ -22,6 +22,7 @@
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/GemmLayouts.h"
 #include "tlc/Layout/SharedLayouts.h"
 #include "tlc/Layout/WgmmaLayouts.h"
@@ -71,6 +72,12 @@ static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
   if (!alloc || !isSharedScope(t.getScope()) || !t.isStatic() ||
       t.getRank() < 2 || matrixShape(vt).size() != 2 ||
       (root == v && matrixShape(t).size() != 2))
+    return std::nullopt;
+  // A tile past the elements layouts enumerate is far past shared memory
+  // (an error at its allocation); no descriptor layout is formed for it
+  // (found by tlc-fuzz-eval: a (2^62, 64) operand).
+  if (layout::numElementsSaturated(t.getShape()) >
+      layout::kMaxEnumeratedInputs)
     return std::nullopt;
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
   layout::Layout l = layout::makeWgmmaOperandLayout(t.getShape(), bits, mnStep);
