@@ -61,16 +61,16 @@ kernel_incdec = ws_gemm(2048, 2048, 1024, num_stages=3, use_inc_dec=True)
 # The consumer T.gemm runs inside T.ws(0), i.e. under `tx < 128`: TileLang's
 # layout inference bounds the thread var there (IRVisitorWithAnalyzer), so the
 # accumulator is laid out for one warp group of 128 threads. Its operands
-# are stages of a ring (A_shared[s, :, :]), which tile-plan-wgmma does not
-# read through descriptors yet: the gemm keeps mma.sync on sm_90a, and the
-# hint says so (TileLang would use wgmma.C · 4×1 warps).
+# are stages of a ring (A_shared[s, :, :]), which tile-plan-wgmma reads
+# through descriptors started at the stage: wgmma on sm_90a, accumulating in
+# wgmma.C · 4×1 warps as TileLang does (B as two 64-column panels).
 # CHECK: "instance":"ws_gemm(4096, 4096, 4096)","name":"A","kind":"tensor","shape":[4096,4096],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"A_shared","kind":"buffer","shape":[2,128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 256B rows"
-# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"mma.C · 2×2 warps · 128 regs/thread"
+# CHECK: "name":"B_shared","kind":"buffer","shape":[2,64,128],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B, 2 panels"
+# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"full","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier","layout":null
 # CHECK: "name":"empty","kind":"buffer","shape":[2],"dtype":"uint64","scope":"shared.barrier","layout":null
 # CHECK: "instance":"ws_gemm(2048, 2048, 1024, num_stages=3, use_inc_dec=True)","name":"A"
 # CHECK: "name":"A_shared","kind":"buffer","shape":[3,128,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"mma.C · 2×2 warps · 128 regs/thread"
+# CHECK: "name":"C_local","kind":"buffer","shape":[128,128],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 128 regs/thread"
 # CHECK: "name":"full","kind":"buffer","shape":[3],"dtype":"uint64","scope":"shared.barrier","layout":null

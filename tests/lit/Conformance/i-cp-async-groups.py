@@ -61,4 +61,5 @@ if __name__ == "__main__":
 # CHECK: "name":"A","kind":"tensor","shape":[2048,1024],"dtype":"float16","scope":"global","layout":null
 # CHECK: "name":"A_s","kind":"buffer","shape":[2,64,32],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 64B"
 # CHECK: "name":"B_s","kind":"buffer","shape":[2,32,64],"dtype":"float16","scope":"shared.dyn","layout":"swizzle 128B"
-# CHECK: "name":"C_l","kind":"buffer","shape":[64,64],"dtype":"float32","scope":"local.fragment","layout":"mma.C · 2×2 warps · 32 regs/thread"
+# The stage slices A_s[cur, :, :] are read through wgmma descriptors on sm_90a.
+# CHECK: "name":"C_l","kind":"buffer","shape":[64,64],"dtype":"float32","scope":"local.fragment","layout":"wgmma.C · 4×1 warps · 32 regs/thread"
