@@ -64,7 +64,7 @@ LogicalResult Emitter::emitGemm(GemmOp op) {
   if (op->hasAttr("tile.wgmma_only") && !isWgmmaGemm(op)) {
     InFlightDiagnostic d = op.emitError()
                            << "T.wgmma_gemm is Hopper's wgmma.mma_async, ";
-    if (lang.isHip() || options.minComputeCapability < 90)
+    if (lang.isHip() || !hasWgmma(options.minComputeCapability))
       d << "which needs sm_90a; building for "
         << (lang.isHip() ? "HIP" : "sm_" + std::to_string(
                                              options.minComputeCapability))

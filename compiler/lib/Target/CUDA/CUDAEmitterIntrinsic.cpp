@@ -218,7 +218,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     // wants the 3 bits above them 0), 16 (bf16, fp8) or 8 (e2m1) bits;
     // the other lanes convert 0.
     unsigned cc = options.minComputeCapability;
-    if (lang.isHip() || (cc != 100 && cc != 103))
+    if (lang.isHip() || !hasTcgen05(cc))
       return fail("stochastic rounding (cvt.rs) needs sm_100a or sm_103a; "
                   "the " +
                   Twine(lang.name) + " target " +
@@ -935,7 +935,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                    << (gather ? "gather4" : "scatter4")
                    << ", which needs sm_100a (Blackwell); building for sm_"
                    << options.minComputeCapability
-                   << (options.minComputeCapability == 90 ? "a" : "")
+                   << archSuffix(options.minComputeCapability)
                    << ", which has no TMA " << (gather ? "gather" : "scatter")
                    << " (build with --target=cuda:sm_100a)";
     return failure();
