@@ -113,9 +113,13 @@ Value eval::tileAtomicAdd(Interpreter &in, const PArgs &p, int width) {
                              "shapes");
     if (!in.usable(d->buffer) || !in.usable(s->buffer))
       return Value::poison();
-    tile::AtomicAddOp::create(
+    auto add = tile::AtomicAddOp::create(
         B, l, mlir::Type(), in.regionValue(d, p.node("dst")),
         mlir::ValueRange(), in.regionValue(s, p.node("value")), *order);
+    // use_tma=True: the CUDA target adds with the copy engine's bulk
+    // reduction where it can (CUDAEmitterAtomicAdd.cpp).
+    if (p.flag("use_tma", false))
+      add->setAttr("tile.use_tma", B.getUnitAttr());
     return Value::none();
   }
   if (!d->isElement && (width > 1 || p.flag("return_prev", false)))

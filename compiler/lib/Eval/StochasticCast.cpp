@@ -5,19 +5,18 @@
 //===----------------------------------------------------------------------===//
 //
 // Stochastic rounding: T.cast(x, dtype, round="rs", rbits=r) rounds x to
-// one of the two values of dtype around it, up when the part of x the
-// format drops, as a 16-bit fraction of the gap, plus the low 16 bits of r
-// carries out of 16 bits; saturating to the largest finite value (as
-// sm_100a's `cvt.rs.satfinite.{e4m3,e5m2}x4.f32`, whose lowest lane takes
-// those 16 random bits). It becomes one `T.cast_rs` intrinsic of the value
-// as float32 and the bits as int32; the CUDA target prints that
-// instruction for sm_100a-class targets, the CPU target a reference of
-// the rule, and the other targets refuse it at the cast. Rounding to
-// float16, bfloat16 and float4_e2m1fn is valid TileLang (cvt.rs .f16x2,
-// .bf16x2, .e2m1x4) that tlc checks but does not generate yet; other
-// dtypes, sources and random bits TileLang accepts while tracing (only
-// its code generator refuses them), so they too are refused only when
-// building.
+// one of the two values of dtype around it, away from zero when the part
+// of x the format drops, as an n-bit fraction of the gap, plus n random
+// bits of r carries out of n bits; saturating to the largest finite value
+// (sm_100a's `cvt.rs.satfinite`: .f16x2 with n = 13 from r's low 13
+// bits, .bf16x2 with n = 16 from its low 16, .e4m3x4 / .e5m2x4 with the
+// low 16, .e2m1x4 with n = 8 from its low 8; the value goes in the lane
+// those bits serve). It becomes one `T.cast_rs` intrinsic of the value as
+// float32 and the bits as int32; the CUDA target prints that instruction
+// for sm_100a, the CPU target a reference of the rule, and the other
+// targets refuse it at the cast. Other dtypes, sources and random bits
+// TileLang accepts while tracing (only its code generator refuses them),
+// so they are refused only when building.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,11 +33,10 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
     return castTo(v, dtype, at);
   mlir::Type want = ir->valueType(dtype);
   std::string name = dtype.getName();
-  // Valid TileLang (sm_100a's cvt.rs ...e2m1x4, .f16x2 and .bf16x2) that
-  // tlc cannot build yet: checked, analysed with a round-to-nearest value
-  // of that dtype, refused when building, at the cast.
-  bool unbuilt =
-      name == "float4_e2m1fn" || name == "float16" || name == "bfloat16";
+  // sm_100a's cvt.rs: .f16x2, .bf16x2, .e4m3x4, .e5m2x4 and .e2m1x4.
+  bool known = name == "float4_e2m1fn" || name == "float16" ||
+               name == "bfloat16" ||
+               mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want);
   // TileLang's T.cast checks only the rounding mode and that rbits comes
   // with round='rs' (MetaPrimitives.cpp); the dtypes are refused by its CUDA
   // code generator. So is anything else here: the program checks clean,
@@ -48,8 +46,7 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
     markUnbuildable(n, "tlc.unbuildable", why.str());
     return castTo(v, dtype, at);
   };
-  if (!unbuilt &&
-      !mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(want))
+  if (!known)
     return refuseAtBuild(
         p.node("round"),
         "T.cast(round='rs') to " + name +
@@ -73,12 +70,6 @@ Value Interpreter::castStochastic(Value v, lang::DType dtype, Value rbits,
     return refuseAtBuild(p.node("rbits"),
                          "T.cast(round='rs') with " + r.dtype.getName() +
                              " random bits: cvt.rs takes integer bits");
-  if (unbuilt)
-    return refuseAtBuild(p.node("round"),
-                         "T.cast(round='rs') to " + name +
-                             ": tlc rounds stochastically only to "
-                             "float8_e4m3fn and float8_e5m2 (sm_100a's "
-                             "cvt.rs)");
   auto &B = ir->b;
   mlir::Location l = ir->loc(at);
   mlir::Value f = ir->convert(x.value, B.getF32Type(), l);

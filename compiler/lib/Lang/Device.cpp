@@ -43,6 +43,12 @@ static const DeviceInfo kDevices[] = {
      65536, 255, 96 * MiB, 32, 1024, 1536, 48 * GiB, 0},
     {"b200", "NVIDIA B200", "cuda", "sm_100a", 10, 0, 148, 227 * KiB,
      228 * KiB, 65536, 255, 126 * MiB, 32, 1024, 2048, 180 * GiB, 16},
+    // Consumer Blackwell (GB202): 170 SMs, 96 MiB of L2 and 32 GiB (the
+    // RTX 5090's published specifications); compute capability 12.0's
+    // 100 KiB of shared memory and 1536 threads per SM, 1 KiB of each
+    // block's reserved (NVIDIA CCCL, cuda/__device/arch_traits.h, sm_120).
+    {"rtx5090", "NVIDIA GeForce RTX 5090", "cuda", "sm_120a", 12, 0, 170,
+     99 * KiB, 100 * KiB, 65536, 255, 96 * MiB, 32, 1024, 1536, 32 * GiB, 8},
     {"mi250x", "AMD Instinct MI250X", "hip", "gfx90a", 9, 0, 110, 64 * KiB,
      64 * KiB, 131072, 512, 8 * MiB, 64, 1024, 2048, 64 * GiB, 0},
     {"mi300x", "AMD Instinct MI300X", "hip", "gfx942", 9, 4, 304, 64 * KiB,
@@ -72,6 +78,8 @@ const DeviceInfo *tlc::lang::getDefaultDevice(llvm::StringRef target) {
                              .Case("cuda:sm_89", "rtx4090")
                              .Case("cuda:sm_100a", "b200")
                              .Case("cuda:sm_100", "b200")
+                             .Case("cuda:sm_120a", "rtx5090")
+                             .Case("cuda:sm_120", "rtx5090")
                              .Case("hip:gfx90a", "mi250x")
                              .Case("hip", "mi300x")
                              .Case("hip:gfx942", "mi300x")

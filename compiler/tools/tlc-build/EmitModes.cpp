@@ -47,7 +47,7 @@ int emitGenerated(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   }
   if (kind == "cuda" && !isCuda) {
     llvm::errs() << "tlc-build: error: --emit=cuda needs a CUDA --target "
-                    "(cuda:sm_80 ... cuda:sm_100a), not '"
+                    "(cuda:sm_80 ... cuda:sm_120a), not '"
                  << targetName << "'\n";
     return 2;
   }

@@ -198,10 +198,12 @@ int buildArtifacts(driver::Driver &drv, llvm::ArrayRef<std::string> inputs,
   bool isCuda = targetName.starts_with("cuda:");
   bool isHip = targetName.starts_with("hip:");
   if (targetName != "cpu" && !isCuda && !isHip) {
-    llvm::errs() << "tlc-build: error: -o: --target=" << targetName
-                 << " does not write artifacts (cpu, cuda:sm_80, cuda:sm_86, "
-                    "cuda:sm_89, cuda:sm_90a, cuda:sm_100a, hip:gfx90a, hip:gfx942 and "
-                    "hip:gfx950 do)\n";
+    llvm::errs()
+        << "tlc-build: error: -o: --target=" << targetName
+        << " does not write artifacts (cpu, cuda:sm_80, cuda:sm_86, "
+           "cuda:sm_89, cuda:sm_90a, cuda:sm_100a, cuda:sm_120a, hip:gfx90a, "
+           "hip:gfx942 and "
+           "hip:gfx950 do)\n";
     return 2;
   }
   std::vector<std::string> archs;
@@ -393,6 +395,7 @@ int main(int argc, char **argv) {
   cl::opt<std::string> target(
       "target",
       cl::desc("cuda:sm_90a|cuda:sm_80|cuda:sm_86|cuda:sm_89|cuda:sm_100a|"
+               "cuda:sm_120a|"
                "hip:gfx90a|"
                "hip:gfx942|cpu; with -o, several CUDA architectures as "
                "cuda:sm_80,sm_90a build one fatbin for all of them"),

@@ -3,7 +3,7 @@
 # mode and that rbits comes with round="rs" (tilelang/language/tir/op.py);
 # the dtypes are refused by its CUDA code generator. So a format without
 # sm_100a's cvt.rs (float32, float64, an integer; float16, bfloat16 and
-# float4_e2m1fn are valid, cast-stochastic-rounding-fp4.py), a value that
+# float4_e2m1fn are valid, cast-stochastic-rounding.py), a value that
 # is not a float of at most 32 bits (cvt.rs reads float32) and random bits
 # that are not integers are no --check diagnostic (they were errors, false
 # ones on a program TileLang traces) and are refused when building, at the
@@ -15,7 +15,7 @@
 # RUN: not tlc-build --target=cuda:sm_100a --emit=cuda %s 2>&1 | FileCheck %s --check-prefix=BUILD --implicit-check-not=error:
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda -D ok=1 %s 2>&1 | FileCheck %s --check-prefix=SM90
 # RUN: not tlc-build --target=hip:gfx942 --emit=hip -D ok=1 %s 2>&1 | FileCheck %s --check-prefix=HIP
-# SM90: cast-stochastic-rounding-errors.py:[[# @LINE + 15]]:25: error: T.cast_rs: stochastic rounding (cvt.rs.satfinite) needs sm_100a; the CUDA target has no such conversion
+# SM90: cast-stochastic-rounding-errors.py:[[# @LINE + 15]]:25: error: T.cast_rs: stochastic rounding (cvt.rs) needs sm_100a or sm_103a; the CUDA target builds for sm_90
 # HIP: cast-stochastic-rounding-errors.py:[[# @LINE + 14]]:25: error: 'T.cast_rs' is not supported by the HIP target yet
 import tilelang
 import tilelang.language as T

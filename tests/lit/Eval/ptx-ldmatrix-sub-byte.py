@@ -34,7 +34,7 @@
 # CUDA: asm volatile("ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b4x16_p64 {%0}, [%1];"
 # CUDA: asm volatile("ldmatrix.sync.aligned.m8n16.x2.shared.b8x16.b6x16_p32 {%0, %1}, [%2];"
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda --kernel=ldmatrix %s 2>&1 | FileCheck %s --check-prefix=SM90
-# SM90: ptx-ldmatrix-sub-byte.py:[[# @LINE + 20]]:13: error: T.ptx_ldmatrix: the 'su4' variant is ldmatrix.m8n16 with .b8x16.b4x16_p64, which ptxas assembles only for the arch-specific targets of sm_100 and later (build for cuda:sm_100a)
+# SM90: ptx-ldmatrix-sub-byte.py:[[# @LINE + 20]]:13: error: T.ptx_ldmatrix: the 'su4' variant is ldmatrix.m8n16 with .b8x16.b4x16_p64, which ptxas assembles only for the arch-specific targets of Blackwell (build for cuda:sm_100a or cuda:sm_120a)
 import tilelang
 import tilelang.language as T
 

@@ -235,7 +235,7 @@ std::string tlc::artifact::layoutFamilyOf(llvm::StringRef target) {
   target.consume_front("cuda:");
   target.consume_front("hip:");
   return llvm::StringSwitch<std::string>(target)
-      .Cases({"sm_80", "sm_86", "sm_87", "sm_89", "sm_120"}, "mma")
+      .Cases({"sm_80", "sm_86", "sm_87", "sm_89", "sm_120", "sm_120a"}, "mma")
       .Cases({"sm_90", "sm_90a"}, "wgmma")
       .Cases({"sm_100", "sm_100a"}, "mma+tmem")
       .Cases({"gfx90a", "gfx942", "gfx950"}, "mfma")

@@ -171,8 +171,8 @@ static LogicalResult noClc(Operation *op, StringRef what,
                            const std::string &target) {
   op->emitError() << what
                   << ": cluster launch control (clusterlaunchcontrol) is a "
-                     "Blackwell feature that only the cuda:sm_100a target "
-                     "has; building for "
+                     "Blackwell feature that only the cuda:sm_100a and "
+                     "cuda:sm_120a targets have; building for "
                   << target;
   return failure();
 }
@@ -181,7 +181,7 @@ LogicalResult Emitter::emitClcTryCancel(ClcTryCancelOp op) {
   StringRef what =
       op.getMulticast() ? "T.clc_try_cancel_multicast" : "T.clc_try_cancel";
   beginOp(op, what);
-  if (lang.isHip() || options.minComputeCapability < 100)
+  if (lang.isHip() || !hasBlackwell(options.minComputeCapability))
     return noClc(op, what,
                  lang.isHip()
                      ? "HIP (" + options.amdArch + ")"
@@ -227,7 +227,7 @@ LogicalResult Emitter::emitClcQuery(ClcQueryOp op) {
     call = "(int)tlc::cuda::clcFirstCtaid<2>";
     break;
   }
-  if (lang.isHip() || options.minComputeCapability < 100)
+  if (lang.isHip() || !hasBlackwell(options.minComputeCapability))
     return noClc(op, what,
                  lang.isHip()
                      ? "HIP (" + options.amdArch + ")"

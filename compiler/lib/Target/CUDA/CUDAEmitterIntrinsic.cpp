@@ -211,20 +211,47 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
   };
 
   if (callee == "T.cast_rs") {
-    // T.cast(..., round="rs"): sm_100a's cvt.rs, the value in the lowest
-    // of its four lanes (which takes rbits' low 16 bits), the others 0.
-    if (lang.isHip() || options.minComputeCapability < 100)
-      return fail("stochastic rounding (cvt.rs.satfinite) needs sm_100a; "
+    // T.cast(..., round="rs"): cvt.rs of sm_100a (PTX ISA 8.7, "cvt": the
+    // f16x2 / bf16x2 forms and the satfinite e4m3x4 / e5m2x4 / e2m1x4
+    // ones, arch-specific to sm_100a and sm_103a). The value goes in the
+    // lowest lane, whose random bits are rbits' low 13 (f16: the ISA
+    // wants the 3 bits above them 0), 16 (bf16, fp8) or 8 (e2m1) bits;
+    // the other lanes convert 0.
+    unsigned cc = options.minComputeCapability;
+    if (lang.isHip() || !hasTcgen05(cc))
+      return fail("stochastic rounding (cvt.rs) needs sm_100a or sm_103a; "
                   "the " +
-                  Twine(lang.name) + " target has no such conversion");
-    const char *format =
-        isa<Float8E4M3FNType>(op.getResult(0).getType()) ? "e4m3x4" : "e5m2x4";
-    std::string packed = fresh("rs");
+                  Twine(lang.name) + " target " +
+                  (lang.isHip() ? Twine("has no such conversion")
+                                : "builds for sm_" + Twine(cc)));
+    Type to = op.getResult(0).getType();
+    std::string packed = fresh("rs"), value = "(float)(" + arg("value") + ")",
+                bits = "(uint32_t)(" + arg("rbits") + ")";
+    if (to.isF16() || to.isBF16()) {
+      line("uint32_t " + packed + ";");
+      line("asm(\"cvt.rs.satfinite." +
+           std::string(to.isF16() ? "f16x2" : "bf16x2") +
+           ".f32 %0, %1, %2, %3;\" : \"=r\"(" + packed +
+           ") : \"f\"(0.0f), \"f\"(" + value + "), \"r\"(" + bits +
+           (to.isF16() ? " & 0x1FFFu" : " & 0xFFFFu") + "));");
+      return result(std::string(to.isF16() ? "__ushort_as_half"
+                                           : "__ushort_as_bfloat16") +
+                    "((unsigned short)(" + packed + " & 0xFFFFu))");
+    }
+    if (isa<Float4E2M1FNType>(to)) {
+      std::string code = fresh("rs");
+      line("unsigned short " + code + ";");
+      line("asm(\"cvt.rs.satfinite.e2m1x4.f32 %0, {%1, %1, %1, %2}, %3;\" "
+           ": \"=h\"(" +
+           code + ") : \"f\"(0.0f), \"f\"(" + value + "), \"r\"(" + bits +
+           "));");
+      return result("(uint8_t)(" + code + " & 0xFu)");
+    }
+    const char *format = isa<Float8E4M3FNType>(to) ? "e4m3x4" : "e5m2x4";
     line("uint32_t " + packed + ";");
     line("asm(\"cvt.rs.satfinite." + std::string(format) +
          ".f32 %0, {%1, %1, %1, %2}, %3;\" : \"=r\"(" + packed +
-         ") : \"f\"(0.0f), \"f\"((float)(" + arg("value") +
-         ")), \"r\"((uint32_t)(" + arg("rbits") + ")));");
+         ") : \"f\"(0.0f), \"f\"(" + value + "), \"r\"(" + bits + "));");
     return result("(uint8_t)(" + packed + " & 0xFFu)");
   }
   if (isPolicyAnnotation(callee)) {
@@ -908,7 +935,7 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
                    << (gather ? "gather4" : "scatter4")
                    << ", which needs sm_100a (Blackwell); building for sm_"
                    << options.minComputeCapability
-                   << (options.minComputeCapability == 90 ? "a" : "")
+                   << archSuffix(options.minComputeCapability)
                    << ", which has no TMA " << (gather ? "gather" : "scatter")
                    << " (build with --target=cuda:sm_100a)";
     return failure();

@@ -497,7 +497,7 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
   }
   case MemoryScope::DescriptorWgmma:
     // A wgmma matrix descriptor (T.alloc_wgmma_desc): a 64-bit register.
-    if (!lang.isHip() && options.minComputeCapability >= 90 &&
+    if (!lang.isHip() && hasWgmma(options.minComputeCapability) &&
         type.isStatic()) {
       int64_t n = 1;
       for (int64_t e : type.getShape())
@@ -514,19 +514,19 @@ LogicalResult Emitter::emitAlloc(AllocOp op) {
     }
     [[fallthrough]];
   case MemoryScope::TensorMemory:
-    if (!lang.isHip() && options.minComputeCapability >= 100)
+    if (!lang.isHip() && hasTcgen05(options.minComputeCapability))
       return emitTmemAlloc(op, name);
     [[fallthrough]];
   case MemoryScope::DescriptorTcgen05Smem:
   case MemoryScope::DescriptorTcgen05Instr:
-    if (!lang.isHip() && options.minComputeCapability < 100) {
+    if (!lang.isHip() && !hasTcgen05(options.minComputeCapability)) {
       // Tensor memory (tcgen05.alloc) and the tcgen05 descriptors exist
       // from sm_100a on (PTX ISA, "Tensor Memory").
       op.emitError() << stringifyMemoryScope(type.getScope())
                      << " is Blackwell's tensor memory (tcgen05), which "
                         "needs sm_100a; building for sm_"
                      << options.minComputeCapability
-                     << (options.minComputeCapability == 90 ? "a" : "")
+                     << archSuffix(options.minComputeCapability)
                      << ", which has none (build with --target=cuda:sm_100a)";
       return failure();
     }

@@ -56,12 +56,12 @@ std::optional<LogicalResult> Emitter::emitLdmatrixIntrinsic(IntrinsicOp op) {
                 Twine(lang.name) +
                 " target has no such load (AMD CDNA reads "
                 "LDS with ds_read)");
-  if (subByte && this->options.minComputeCapability < 100)
+  if (subByte && !hasBlackwell(this->options.minComputeCapability))
     return fail("the '" + variant.getValue() +
                 "' variant is ldmatrix.m8n16 with .b8x16." +
                 (variant.getValue() == "su4" ? "b4x16_p64" : "b6x16_p32") +
                 ", which ptxas assembles only for the arch-specific targets "
-                "of sm_100 and later (build for cuda:sm_100a)");
+                "of Blackwell (build for cuda:sm_100a or cuda:sm_120a)");
   // A pointer to each side's element, as T.access_ptr makes it: a
   // row-major root (not a fragment, not a tile stored swizzled).
   auto pointer = [&](Value base, Value offset,

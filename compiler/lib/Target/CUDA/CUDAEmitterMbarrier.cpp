@@ -247,7 +247,7 @@ std::optional<LogicalResult> Emitter::emitMbarrierIntrinsic(IntrinsicOp op) {
   };
 
   if ((callee == "T.tma_gather4" || callee == "T.tma_scatter4") &&
-      options.minComputeCapability >= 100 && !lang.isHip()) {
+      hasTcgen05(options.minComputeCapability) && !lang.isHip()) {
     // cp.async.bulk.tensor.2d .tile::gather4 / .tile::scatter4 (PTX ISA
     // 8.6, sm_100a): rows r0..r3 of the 2-D tensor, W columns from col,
     // to or from the [4, W] shared tile (row i at i * W), through the map

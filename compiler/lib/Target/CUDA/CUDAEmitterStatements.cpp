@@ -287,8 +287,18 @@ LogicalResult Emitter::emitOp(Operation *op) {
   if (auto forOp = dyn_cast<ForOp>(op)) {
     beginOp(op, "for");
     std::string iv = define(forOp.getInductionVar(), "i");
-    if (forOp.getKind() != LoopKind::Serial)
+    // unroll_factor=n (T.unroll / T.serial): TileLang's
+    // pragma_unroll_factor, `#pragma unroll n` (nvcc and HIP's clang take
+    // a positive integer constant; 1 keeps the loop rolled).
+    if (std::optional<uint64_t> factor = forOp.getUnrollFactor()) {
+      if (int64_t(*factor) <= 0)
+        return forOp.emitError()
+               << "unroll_factor must be a positive integer, got "
+               << int64_t(*factor);
+      line("#pragma unroll " + Twine(*factor));
+    } else if (forOp.getKind() != LoopKind::Serial) {
       line("#pragma unroll");
+    }
     open("for (" + indexType() + " " + iv + " = " +
          expr(forOp.getLowerBound()) + "; " +
          iv + " < " + expr(forOp.getUpperBound()) + "; " + iv + " += " +

@@ -84,7 +84,7 @@ LogicalResult Emitter::emitTmemPrologue(KernelOp kernel) {
   auto cols = kernel->getAttrOfType<IntegerAttr>("tile.tmem_alloc_cols");
   if (!cols)
     return success();
-  if (options.minComputeCapability < 100 || lang.isHip())
+  if (!hasTcgen05(options.minComputeCapability) || lang.isHip())
     return kernel.emitError() << "tensor memory needs sm_100a";
   anyTcgen05 = true;
   bool pair = kernel->hasAttr("tile.tmem_2cta");
@@ -341,7 +341,7 @@ static FailureOr<int64_t> operandStart(const WgmmaOperandTile &tile,
 
 LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
   beginOp(op, "T.gemm (tcgen05.mma)");
-  if (options.minComputeCapability < 100)
+  if (!hasTcgen05(options.minComputeCapability))
     return op.emitError("T.gemm (tcgen05): tcgen05.mma needs sm_100a");
   // use_2cta: the pair's leader issues M = 2 x 128 rows, each CTA's A
   // its 128 rows and B half of N, at the same shared offsets in both.
@@ -491,7 +491,7 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   StringRef callee = op.getCallee();
   if (callee == "T.tcgen05_before_thread_sync" ||
       callee == "T.tcgen05_after_thread_sync") {
-    if (options.minComputeCapability < 100 || lang.isHip()) {
+    if (!hasTcgen05(options.minComputeCapability) || lang.isHip()) {
       op.emitError() << callee
                      << " is Blackwell's (tcgen05), which needs "
                         "sm_100a";
@@ -506,7 +506,7 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   if (callee == "T.tcgen05_gemm_blockscaled")
     return emitBlockScaledGemm(op, barrierAddress);
   if (callee == "T.deallocate_tmem") {
-    if (options.minComputeCapability < 100 || lang.isHip())
+    if (!hasTcgen05(options.minComputeCapability) || lang.isHip())
       return op.emitError("T.deallocate_tmem frees Blackwell's tensor memory "
                           "(tcgen05.dealloc), which needs sm_100a");
     return emitDeallocateTmem(*this, op);
@@ -531,7 +531,7 @@ Emitter::emitTcgen05Intrinsic(IntrinsicOp op, StringRef barrierAddress) {
   }
   if (callee != "T.tcgen05_mma_arrive")
     return std::nullopt;
-  if (options.minComputeCapability < 100 || lang.isHip()) {
+  if (!hasTcgen05(options.minComputeCapability) || lang.isHip()) {
     op.emitError() << "T.tcgen05_mma_arrive (tcgen05.commit) is Blackwell's, "
                       "which needs sm_100a";
     return failure();
@@ -557,7 +557,7 @@ LogicalResult Emitter::emitTmemCopy(CopyOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   bool load = scopeOf(rootOf(src)) == MemoryScope::TensorMemory;
   Value tmem = load ? src : dst, frag = load ? dst : src;
-  if (options.minComputeCapability < 100)
+  if (!hasTcgen05(options.minComputeCapability))
     return op.emitError("a copy to or from tensor memory needs sm_100a");
   if (isSharedScope(scopeOf(rootOf(frag)))) {
     // Scale factors into tensor memory: TileLang's copy transposes them
@@ -708,7 +708,7 @@ LogicalResult Emitter::emitScaleFactorCopy(Operation *op, Value shared,
     op->emitError() << what << ": " << why;
     return failure();
   };
-  if (options.minComputeCapability < 100 || lang.isHip())
+  if (!hasTcgen05(options.minComputeCapability) || lang.isHip())
     return refuse("tcgen05.cp is Blackwell's, which needs sm_100a");
   // A static [rows, 4] uint8 shared tile (leading extents 1) stored
   // row-major: 512-byte groups, each 128 rows' 32-bit words.
@@ -811,7 +811,7 @@ LogicalResult Emitter::emitBlockScaledGemm(IntrinsicOp op,
     op.emitError() << "T.tcgen05_gemm_blockscaled: " << why;
     return failure();
   };
-  if (options.minComputeCapability < 100 || lang.isHip())
+  if (!hasTcgen05(options.minComputeCapability) || lang.isHip())
     return refuse("tcgen05.mma is Blackwell's, which needs sm_100a");
   Value a = argOf(op, "A"), b = argOf(op, "B"), c = argOf(op, "C"),
         sfa = argOf(op, "SFA_tmem"), sfb = argOf(op, "SFB_tmem");

@@ -135,7 +135,7 @@ LogicalResult Emitter::planTensorMaps(KernelOp kernel, std::string &params,
     nextIndex = std::max(nextIndex, index + 1);
   for (auto &[index, op] : clusterCopies)
     nextIndex = std::max(nextIndex, index + 1);
-  if (options.minComputeCapability >= 100 && !lang.isHip())
+  if (hasTcgen05(options.minComputeCapability) && !lang.isHip())
     kernel.walk([&](IntrinsicOp op) {
       bool gather = op.getCallee() == "T.tma_gather4";
       if (!gather && op.getCallee() != "T.tma_scatter4")

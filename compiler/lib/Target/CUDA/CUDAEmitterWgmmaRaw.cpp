@@ -67,7 +67,7 @@ std::optional<LogicalResult> Emitter::emitRawWgmmaIntrinsic(IntrinsicOp op) {
     op.emitError() << callee << ": " << why;
     return failure();
   };
-  if (lang.isHip() || options.minComputeCapability < 90)
+  if (lang.isHip() || !hasWgmma(options.minComputeCapability))
     return fail(Twine("is Hopper's wgmma, which needs sm_90a; building "
                       "for ") +
                 (lang.isHip() ? std::string("HIP")

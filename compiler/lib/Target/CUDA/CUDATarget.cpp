@@ -28,8 +28,8 @@ namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
 llvm::ArrayRef<llvm::StringRef> tlc::target::getCudaArchitectures() {
-  static const llvm::StringRef archs[] = {"sm_80", "sm_86", "sm_89",
-                                          "sm_90a", "sm_100a"};
+  static const llvm::StringRef archs[] = {"sm_80",  "sm_86",   "sm_89",
+                                          "sm_90a", "sm_100a", "sm_120a"};
   return archs;
 }
 
@@ -101,18 +101,19 @@ tlc::target::parseCudaArchitectures(llvm::StringRef archList) {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "unknown CUDA architecture '" + part +
-              "' (sm_80, sm_86, sm_89, sm_90a or sm_100a; several "
+              "' (sm_80, sm_86, sm_89, sm_90a, sm_100a or sm_120a; several "
               "comma-separated)");
     if (!llvm::is_contained(archs, part.str()))
       archs.push_back(part.str());
   }
   // An arch-specific target ('a') has features no other architecture
-  // has; sm_100a code (tensor memory, tcgen05) runs on no other part, so
-  // it is built alone, as one cubin.
-  if (archs.size() > 1 && llvm::is_contained(archs, "sm_100a"))
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "sm_100a is built alone, not in a list with other architectures");
+  // has; sm_100a code (tensor memory, tcgen05) and sm_120a code run on no
+  // other part, so each is built alone, as one cubin.
+  for (llvm::StringRef alone : {"sm_100a", "sm_120a"})
+    if (archs.size() > 1 && llvm::is_contained(archs, alone))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          alone + " is built alone, not in a list with other architectures");
   return archs;
 }
 
@@ -133,8 +134,9 @@ std::vector<std::string> tlc::target::getNvccFlags(llvm::StringRef arch) {
                       "," + compute + "]");
     }
   }
-  flags.push_back(arch == "sm_90a" || arch == "sm_100a" ? "-cubin"
-                                                        : "-fatbin");
+  flags.push_back(arch == "sm_90a" || arch == "sm_100a" || arch == "sm_120a"
+                      ? "-cubin"
+                      : "-fatbin");
   return flags;
 }
 
@@ -318,7 +320,8 @@ LogicalResult tlc::target::buildCudaArtifacts(ModuleOp module,
     return compile;
   };
   build.binaryExtension = [&](const artifact::HostCompileOptions &c) {
-    return c.inProcess || archList == "sm_90a" || archList == "sm_100a"
+    return c.inProcess || archList == "sm_90a" || archList == "sm_100a" ||
+                   archList == "sm_120a"
                ? ".cubin"
                : ".fatbin";
   };

@@ -115,6 +115,28 @@ struct RootAccess {
   llvm::SmallVector<std::optional<IndexRange>> ranges;
 };
 
+/// What the CUDA targets' instruction sets have, by compute capability
+/// \p cc (the oldest of the build's architectures). The 'a' targets'
+/// features belong to that architecture family alone (PTX ISA, "Target
+/// ISA notes"), so a higher number does not imply them: sm_120a (consumer
+/// Blackwell) has TMA, clusters and mbarrier transaction counts, as
+/// sm_90a, but neither Hopper's wgmma nor the sm_100 family's tcgen05 and
+/// tensor memory; its tensor cores are reached through mma.sync.
+/// wgmma.mma_async and its descriptors: sm_90a.
+inline bool hasWgmma(unsigned cc) { return cc == 90; }
+/// The sm_100 family's own (sm_100a; sm_103a has them too): tcgen05 and
+/// tensor memory, TMA gather4 / scatter4, cvt.rs stochastic rounding
+/// (ptxas 13 refuses the last two for sm_120a).
+inline bool hasTcgen05(unsigned cc) { return cc == 100 || cc == 103; }
+/// Blackwell's on both families (ptxas 13 assembles them for sm_100a and
+/// sm_120a): cluster launch control, the m8n16 sub-byte ldmatrix.
+inline bool hasBlackwell(unsigned cc) { return hasTcgen05(cc) || cc == 120; }
+/// The `a` that tlc's target name for \p cc carries (sm_90a, sm_100a,
+/// sm_120a), else "".
+inline const char *archSuffix(unsigned cc) {
+  return cc == 90 || cc == 100 || cc == 103 || cc == 120 ? "a" : "";
+}
+
 } // namespace tlc::target::cuda_detail
 
 #endif // TLC_LIB_TARGET_CUDA_EMITTERTYPES_H

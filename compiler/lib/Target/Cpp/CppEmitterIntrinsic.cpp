@@ -166,16 +166,19 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
 
   if (callee == "T.cast_rs") {
     // T.cast(..., round="rs"): tlc::cpu's reference of the stochastic
-    // rounding rule (floatToFloat8BitsStochastic).
+    // rounding rule (floatToBitsStochastic) for each of cvt.rs's formats.
     if (op->getNumResults() != 1)
       return fail("needs a result");
     Type t = op.getResult(0).getType();
     auto rt = valueType(t, op);
     if (failed(rt))
       return failure();
-    std::string fn = isa<Float8E4M3FNType>(t)
-                         ? "tlc::cpu::floatToE4M3BitsStochastic"
-                         : "tlc::cpu::floatToE5M2BitsStochastic";
+    std::string fn =
+        t.isF16()                  ? "tlc::cpu::floatToHalfBitsStochastic"
+        : t.isBF16()               ? "tlc::cpu::floatToBFloat16BitsStochastic"
+        : isa<Float4E2M1FNType>(t) ? "tlc::cpu::floatToE2M1BitsStochastic"
+        : isa<Float8E4M3FNType>(t) ? "tlc::cpu::floatToE4M3BitsStochastic"
+                                   : "tlc::cpu::floatToE5M2BitsStochastic";
     line("const " + *rt + " " + define(op.getResult(0), "rs") + " = " + *rt +
          "::fromBits(" + fn + "(" + expr(intrinsicArg(op, "value")) +
          ", uint32_t(" + expr(intrinsicArg(op, "rbits")) + ")));");

@@ -50,9 +50,9 @@
 # RUN: not tlc-build --target=cuda:sm_90a --emit=cuda --kernel persistent %s 2>&1 | FileCheck %s --check-prefix=SM90
 # RUN: not tlc-build --target=cuda:sm_80 --emit=cuda --kernel query_only %s 2>&1 | FileCheck %s --check-prefix=SM80
 # RUN: not tlc-build --target=hip:gfx942 --emit=hip --kernel query_only %s 2>&1 | FileCheck %s --check-prefix=HIP
-# SM90: clc.py:[[# @LINE + 32]]:{{[0-9]+}}: error: T.clc_try_cancel: cluster launch control (clusterlaunchcontrol) is a Blackwell feature that only the cuda:sm_100a target has; building for sm_90
-# SM80: clc.py:[[# @LINE + 132]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for sm_80
-# HIP: clc.py:[[# @LINE + 131]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a target has; building for HIP (gfx942)
+# SM90: clc.py:[[# @LINE + 32]]:{{[0-9]+}}: error: T.clc_try_cancel: cluster launch control (clusterlaunchcontrol) is a Blackwell feature that only the cuda:sm_100a and cuda:sm_120a targets have; building for sm_90
+# SM80: clc.py:[[# @LINE + 132]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a and cuda:sm_120a targets have; building for sm_80
+# HIP: clc.py:[[# @LINE + 131]]:{{[0-9]+}}: error: T.clc_is_canceled: {{.*}}only the cuda:sm_100a and cuda:sm_120a targets have; building for HIP (gfx942)
 
 import tilelang
 import tilelang.language as T

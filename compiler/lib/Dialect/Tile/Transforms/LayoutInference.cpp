@@ -56,7 +56,8 @@ std::optional<LayoutTarget> tlc::tile::parseLayoutTarget(llvm::StringRef name) {
           .Cases({"sm_90", "sm_90a"}, layout::GemmArch::SM90)
           // Blackwell has no wgmma: a fragment accumulator gets the
           // mma.sync layouts (tcgen05 accumulates in tensor memory).
-          .Cases({"sm_100", "sm_100a", "sm_120"}, layout::GemmArch::SM80)
+          .Cases({"sm_100", "sm_100a", "sm_120", "sm_120a"},
+                 layout::GemmArch::SM80)
           .Cases({"gfx90a", "gfx942", "gfx950"}, layout::GemmArch::CDNA)
           .Default(std::nullopt);
   if (!arch)

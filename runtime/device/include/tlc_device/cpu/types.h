@@ -254,34 +254,45 @@ inline float e8m0BitsToFloat(uint8_t b) {
   return float(std::ldexp(1.0, int(b) - 127));
 }
 
-/// Stochastic rounding of \p x to an OCP float8 format (T.cast(...,
-/// round="rs", rbits=...)): \p encode / \p decode are the format's
-/// round-to-nearest encoder and exact decoder, \p maxBits its largest
-/// finite magnitude. |x| lies between two values lo <= |x| < hi of the
-/// format; the gap's fraction (|x| - lo) / (hi - lo), truncated to 16 bits,
-/// plus the low 16 bits of \p rbits rounds up when it carries out of 16
-/// bits. Saturates to the largest finite value (satfinite); NaN stays NaN.
+/// Stochastic rounding of \p x to a small float format (T.cast(...,
+/// round="rs", rbits=...)), the rule of PTX's cvt.rs: \p encode /
+/// \p decode are the format's round-to-nearest encoder and exact decoder,
+/// \p maxBits its largest finite magnitude and \p signBit its sign. |x|
+/// lies between two values lo <= |x| < hi of the format; the gap's
+/// fraction (|x| - lo) / (hi - lo), truncated to \p n bits (the bits the
+/// conversion drops, for a normal result), plus the \p n random bits
+/// \p rnd rounds away from zero (to hi) when the sum carries out of n bits.
+/// Saturates to the largest finite value (satfinite); NaN stays NaN.
+template <typename Bits>
+inline Bits floatToBitsStochastic(float x, uint32_t rnd, int n,
+                                  Bits (*encode)(float), float (*decode)(Bits),
+                                  Bits maxBits, Bits signBit) {
+  if (x != x)
+    return encode(x);
+  Bits sign = std::signbit(x) ? signBit : Bits(0);
+  float a = std::fabs(x);
+  if (a >= decode(maxBits))
+    return Bits(sign | maxBits);
+  // The nearest code, and its neighbour on the other side of |x| (codes of
+  // non-negative values grow with the value).
+  Bits near = Bits(encode(a) & Bits(~signBit));
+  float v = decode(near);
+  if (v == a)
+    return Bits(sign | near);
+  Bits lo = v < a ? near : Bits(near - 1);
+  double low = decode(lo), high = decode(Bits(lo + 1));
+  uint64_t one = uint64_t(1) << n;
+  uint64_t frac = uint64_t((double(a) - low) / (high - low) * double(one));
+  bool up = frac + (rnd & (one - 1)) >= one;
+  return Bits(sign | (up ? Bits(lo + 1) : lo));
+}
+/// The OCP float8 formats: the low 16 bits of \p rbits, n = 16.
 inline uint8_t floatToFloat8BitsStochastic(float x, uint32_t rbits,
                                            uint8_t (*encode)(float),
                                            float (*decode)(uint8_t),
                                            uint8_t maxBits) {
-  if (x != x)
-    return encode(x);
-  uint8_t sign = std::signbit(x) ? 0x80u : 0u;
-  float a = std::fabs(x);
-  if (a >= decode(maxBits))
-    return uint8_t(sign | maxBits);
-  // The nearest code, and its neighbour on the other side of |x| (codes of
-  // non-negative values grow with the value).
-  uint8_t near = uint8_t(encode(a) & 0x7Fu);
-  float v = decode(near);
-  if (v == a)
-    return uint8_t(sign | near);
-  uint8_t lo = v < a ? near : uint8_t(near - 1);
-  double low = decode(lo), high = decode(uint8_t(lo + 1));
-  uint32_t frac = uint32_t((double(a) - low) / (high - low) * 65536.0);
-  bool up = frac + (rbits & 0xFFFFu) >= 0x10000u;
-  return uint8_t(sign | (up ? lo + 1 : lo));
+  return floatToBitsStochastic<uint8_t>(x, rbits & 0xFFFFu, 16, encode, decode,
+                                        maxBits, 0x80u);
 }
 /// float8_e4m3fn bits of \p x, rounded stochastically with \p rbits.
 inline uint8_t floatToE4M3BitsStochastic(float x, uint32_t rbits) {
@@ -292,6 +303,21 @@ inline uint8_t floatToE4M3BitsStochastic(float x, uint32_t rbits) {
 inline uint8_t floatToE5M2BitsStochastic(float x, uint32_t rbits) {
   return floatToFloat8BitsStochastic(x, rbits, floatToE5M2Bits,
                                      e5m2BitsToFloat, 0x7Bu);
+}
+
+/// float16 bits of \p x, rounded stochastically with the low 13 bits of
+/// \p rbits (cvt.rs.satfinite.f16x2.f32: 13 random bits a lane).
+inline uint16_t floatToHalfBitsStochastic(float x, uint32_t rbits) {
+  return floatToBitsStochastic<uint16_t>(x, rbits & 0x1FFFu, 13,
+                                         floatToHalfBits, halfBitsToFloat,
+                                         0x7BFFu, 0x8000u);
+}
+/// bfloat16 bits of \p x, rounded stochastically with the low 16 bits of
+/// \p rbits (cvt.rs.satfinite.bf16x2.f32: 16 random bits a lane).
+inline uint16_t floatToBFloat16BitsStochastic(float x, uint32_t rbits) {
+  return floatToBitsStochastic<uint16_t>(x, rbits & 0xFFFFu, 16,
+                                         floatToBFloat16Bits,
+                                         bfloat16BitsToFloat, 0x7F7Fu, 0x8000u);
 }
 
 /// Storage type of a small float format: holds the bits, converts to float
@@ -343,6 +369,12 @@ using f8e8m0 = MiniFloat<uint8_t, floatToE8M0Bits, e8m0BitsToFloat>;
 /// nibbles (`ElementRef`).
 inline uint8_t floatToE2M1Bits(float x) { return tlc::fp4::e2m1FromFloat(x); }
 inline float e2m1BitsToFloat(uint8_t b) { return tlc::fp4::e2m1ToFloat(b); }
+/// float4_e2m1fn code of \p x, rounded stochastically with the low 8 bits
+/// of \p rbits (cvt.rs.satfinite.e2m1x4.f32, the lowest lane).
+inline uint8_t floatToE2M1BitsStochastic(float x, uint32_t rbits) {
+  return floatToBitsStochastic<uint8_t>(x, rbits & 0xFFu, 8, floatToE2M1Bits,
+                                        e2m1BitsToFloat, 0x7u, 0x8u);
+}
 using f4e2m1 = MiniFloat<uint8_t, floatToE2M1Bits, e2m1BitsToFloat>;
 
 /// int4 (\p Signed) or uint4 (tlc_device/fp4.h): a value holds one code

@@ -24,6 +24,8 @@
 //  * bulkStore(dst, src, bytes) copies a contiguous run of shared memory
 //    to global memory (cp.async.bulk, no tensor map); it joins the bulk
 //    group that tmaStoreCommit / tmaStoreWaitRead close and wait for;
+//    bulkReduceAdd(dst, src, bytes) adds the run to global memory instead
+//    (cp.reduce.async.bulk .add: T.atomic_add(..., use_tma=True));
 //  * tmaLoadMulticast<Rank>(dst, map, bar, ctaMask, c0, ...) is tmaLoad
 //    into every block of the cluster whose rank is set in ctaMask (the
 //    same offsets there, each block's own mbarrier completes the bytes);
@@ -319,6 +321,40 @@ TLC_DEVICE void bulkStore(void *dst, const void *src, uint32_t bytes) {
   asm volatile(
       "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
           reinterpret_cast<uint64_t>(dst)),
+      "r"(sharedAddress(src)), "r"(bytes)
+      : "memory");
+#endif
+}
+
+/// cp.reduce.async.bulk.global.shared::cta.bulk_group.add (the non-tensor
+/// form; PTX ISA 8.0, sm_90): adds the \p bytes (a positive multiple of 16)
+/// of shared \p src elementwise to global \p dst, both 16-byte aligned;
+/// each element's add is relaxed at gpu scope, as atomicAdd's. f16 and
+/// bf16 take `.noftz` (subnormals kept), the only form PTX has for them.
+/// Joins the bulk group as bulkStore does.
+TLC_DEVICE void bulkReduceAdd(float *dst, const float *src, uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 "
+               "[%0], [%1], %2;" ::"l"(reinterpret_cast<uint64_t>(dst)),
+               "r"(sharedAddress(src)), "r"(bytes)
+               : "memory");
+#endif
+}
+TLC_DEVICE void bulkReduceAdd(half *dst, const half *src, uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile(
+      "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 "
+      "[%0], [%1], %2;" ::"l"(reinterpret_cast<uint64_t>(dst)),
+      "r"(sharedAddress(src)), "r"(bytes)
+      : "memory");
+#endif
+}
+TLC_DEVICE void bulkReduceAdd(bfloat16 *dst, const bfloat16 *src,
+                              uint32_t bytes) {
+#if TLC_CUDA_ARCH >= 900
+  asm volatile(
+      "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 "
+      "[%0], [%1], %2;" ::"l"(reinterpret_cast<uint64_t>(dst)),
       "r"(sharedAddress(src)), "r"(bytes)
       : "memory");
 #endif

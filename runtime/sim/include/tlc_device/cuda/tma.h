@@ -29,7 +29,8 @@
 //    ranks) lands the same box at the same offset of every masked block's
 //    shared memory and completes its bytes on each block's mbarrier at the
 //    same offset (tlc_sim_host_api::bulkCopyCluster);
-//  * a store (cp.async.bulk[.tensor] shared -> global) is performed at
+//  * a store (cp.async.bulk[.tensor] shared -> global), or a bulk
+//    reduction (cp.reduce.async.bulk .add: atomic adds), is performed at
 //    issue, but its source stays in flight until a wait covers its bulk
 //    group: each thread keeps its groups (the shared bytes each store
 //    read, as they were at issue; tmaStoreCommit closes the open group),
@@ -417,6 +418,50 @@ TLC_SIM_PRIMITIVE inline void bulkStore(void *dst, const void *src,
       !sim::api->access(to, bytes, TLC_SIM_STORE, -1, where))
     return;
   std::memcpy(to, from, bytes);
+}
+
+namespace simimpl {
+/// cp.reduce.async.bulk.global.shared::cta.bulk_group.add of \p bytes of
+/// shared \p src into global \p dst, from the PTX ISA: both addresses
+/// 16-byte aligned and the size a positive multiple of 16, else a trap;
+/// element i of the run is added to dst[i] as a relaxed gpu-scope atomic
+/// (an atomicAdd: f16 / bf16 rounded to nearest, `.noftz` keeping
+/// subnormals). Modelled as performed at issue by the issuing thread, its
+/// source in flight until a wait covers its bulk group, as bulkStore.
+template <typename T>
+TLC_SIM_UNCHECKED void bulkReduceAdd(T *dst, const T *src, uint32_t bytes,
+                                     uint64_t where) {
+  if (bytes == 0 || bytes % 16 || reinterpret_cast<uint64_t>(dst) % 16 ||
+      sharedAddress(src) % 16)
+    sim::api->trap("cp.reduce.async.bulk with an address not 16-byte "
+                   "aligned or a size not a positive multiple of 16",
+                   where);
+  const T *from =
+      reinterpret_cast<const T *>(sim::sharedBase() + sharedAddress(src));
+  bulkStoreRead(sharedAddress(src), bytes);
+  if (!sim::api->access(from, bytes, TLC_SIM_LOAD, -1, where))
+    return;
+  for (uint32_t i = 0; i < bytes / sizeof(T); ++i) {
+    T v = from[i];
+    sim::atomicUpdate(
+        dst + i, [&](T old) { return T(old + v); }, where);
+  }
+}
+} // namespace simimpl
+
+/// cp.reduce.async.bulk ... .add.f32 / .add.noftz.f16 / .add.noftz.bf16
+/// (simimpl::bulkReduceAdd).
+TLC_SIM_PRIMITIVE inline void bulkReduceAdd(float *dst, const float *src,
+                                            uint32_t bytes) {
+  simimpl::bulkReduceAdd(dst, src, bytes, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void bulkReduceAdd(half *dst, const half *src,
+                                            uint32_t bytes) {
+  simimpl::bulkReduceAdd(dst, src, bytes, TLC_SIM_HERE);
+}
+TLC_SIM_PRIMITIVE inline void bulkReduceAdd(bfloat16 *dst, const bfloat16 *src,
+                                            uint32_t bytes) {
+  simimpl::bulkReduceAdd(dst, src, bytes, TLC_SIM_HERE);
 }
 
 /// cp.async.bulk.commit_group: closes the calling thread's open group.
