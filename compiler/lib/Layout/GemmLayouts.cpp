@@ -619,6 +619,29 @@ int64_t tlc::layout::wgmmaInstructionN(int64_t warpN) {
   return 8;
 }
 
+bool tlc::layout::WgmmaGrid::wholeTiles() const {
+  return groups > 0 && warpN > 0 && warpN % 8 == 0;
+}
+
+llvm::Expected<tlc::layout::WgmmaGrid>
+tlc::layout::wgmmaGrid(const GemmConfig &config) {
+  llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+  if (!p)
+    return p.takeError();
+  WgmmaGrid grid;
+  grid.partition = *p;
+  grid.groups = p->warpRows / 4;
+  if (grid.groups > 0 && config.m % (grid.groups * 64))
+    grid.groups = 0;
+  if (p->warpCols > 0 && config.n % p->warpCols == 0) {
+    grid.warpN = config.n / p->warpCols;
+    grid.instrN = wgmmaInstructionN(grid.warpN);
+    if (!config.transB)
+      grid.bMnStep = grid.instrN;
+  }
+  return grid;
+}
+
 llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
     const GemmConfig &config, GemmOperand operand,
     llvm::ArrayRef<int64_t> bufferShape) {
@@ -628,16 +651,15 @@ llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
     return makeError("a gemm operand buffer needs rank >= 2");
   bool kInner = operand == GemmOperand::A ? !config.transA : config.transB;
   if (selectGemmInstr(config) == GemmInstr::WGMMA) {
-    // An N-major B: the instructions of warpgroup column wn start at
-    // wn * warpN + j * wgmmaInstructionN(warpN). (An M-major A's start every
-    // 64 rows, a whole atom row of any 16-bit swizzle.)
+    // An N-major B: its instructions start every grid.bMnStep columns. (An
+    // M-major A's start every 64 rows, a whole atom row of any 16-bit
+    // swizzle.)
     int64_t mnStep = 0;
     if (operand == GemmOperand::B && !kInner) {
-      llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
-      if (!p)
-        return p.takeError();
-      if (p->warpCols > 0 && config.n % p->warpCols == 0)
-        mnStep = wgmmaInstructionN(config.n / p->warpCols);
+      llvm::Expected<WgmmaGrid> grid = wgmmaGrid(config);
+      if (!grid)
+        return grid.takeError();
+      mnStep = grid->bMnStep;
     }
     return makeWgmmaOperandLayout(bufferShape, config.abBits, mnStep);
   }

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include <doctest/doctest.h>
 
@@ -486,6 +487,38 @@ TEST_CASE("warp partition follows TileLang's policies") {
                  "error: no Square mfma warp partition of 4 wavefronts for a "
                  "16x16 accumulator: each wavefront needs a multiple of "
                  "16x16");
+}
+
+TEST_CASE("wgmma grid: partition, instruction N and B's step") {
+  // Hand-computed: 128 x 256 on 8 warps (Square) is 4 x 2 warps, one
+  // warpgroup along M, 128 columns a warpgroup column, instructions of
+  // N = 128 (PTX ISA: a multiple of 8 up to 256), which an N-major B's
+  // start every 128 columns; 448 columns on one warp column take two
+  // instructions of N = 224.
+  GemmConfig c;
+  c.arch = GemmArch::SM90;
+  c.m = 128, c.n = 256, c.k = 64, c.threads = 256;
+  llvm::Expected<WgmmaGrid> g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->partition.warpRows == 4);
+  CHECK(g->partition.warpCols == 2);
+  CHECK(g->groups == 1);
+  CHECK(g->warpN == 128);
+  CHECK(g->instrN == 128);
+  CHECK(g->bMnStep == 128);
+  CHECK(g->wholeTiles());
+  c.transB = true; // K-major B: no step
+  g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->bMnStep == 0);
+  c.transB = false, c.n = 448, c.policy = WarpPolicy::FullRow;
+  g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->partition.warpRows == 8);
+  CHECK(g->groups == 2);
+  CHECK(g->warpN == 448);
+  CHECK(g->instrN == 224);
+  CHECK(g->bMnStep == 224);
 }
 
 TEST_CASE("instruction selection") {
