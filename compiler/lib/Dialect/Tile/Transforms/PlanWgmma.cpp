@@ -220,7 +220,8 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
   Type ab = a.getElementType(), acc = c.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
-  // f16 inputs may accumulate in f16 (`.f16.f16.f16`), A from shared memory.
+  // f16 inputs may accumulate in f16 (`.f16.f16.f16`), A from shared memory
+  // or registers.
   bool f16Acc = ab.isF16() && acc.isF16();
   if (!(is16 || isFp8) || b.getElementType() != ab ||
       !(acc.isF32() || f16Acc)) {
@@ -249,7 +250,7 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
     return refuse("thread range: the warpgroup tiles of " + shape +
                   " are not multiples of 64 x 8");
   std::string whyA, whyB;
-  bool aOk = (!f16Acc && isRegisterA(gemm, gemm.getA())) ||
+  bool aOk = isRegisterA(gemm, gemm.getA()) ||
              operandSwizzle(gemm.getA(), !cfg->transA, 0, &whyA);
   bool bOk = operandSwizzle(gemm.getB(), cfg->transB, grid->bMnStep, &whyB)
                  .has_value();
@@ -265,7 +266,7 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
       "operand layouts: operand " + Twine(!aOk ? "A" : "B") +
       " is not a static shared tile (or a region of one) whose rows a 128-, "
       "64- or 32-byte swizzle covers" +
-      (!aOk && !f16Acc ? ", nor a whole 16-bit fragment stored [M, K]" : ""));
+      (!aOk ? ", nor a whole 16-bit fragment stored [M, K]" : ""));
 }
 
 /// selectWgmmaGemms(); \p why, where given, receives the reason each gemm
