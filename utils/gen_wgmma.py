@@ -13,8 +13,10 @@
 #   wgmmaM64N<N>K16F32<F16|BF16><TransA, TransB>(d, descA, descB, scaleD)
 #   wgmmaM64N<N>K32F32<E4M3|E5M2>(d, descA, descB, scaleD)
 #   wgmmaM64N<N>K16F32<F16|BF16>RS<TransB>(d, a, descB, scaleD)
+#   wgmmaM64N<N>K16F16F16<TransA, TransB>(d, descA, descB, scaleD)
+#   wgmmaM64N<N>K16F16F16RS<TransB>(d, a, descB, scaleD)
 #
-# the last with A from registers (four .b32 registers of f16x2 / bf16x2 per
+# the RS forms with A from registers (four .b32 registers of f16x2 / bf16x2 per
 # thread: PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk16",
 # multiplicand A in registers), B from shared memory.
 #
@@ -48,6 +50,8 @@ FAMILIES = (
     # f16 accumulation (`.f16.f16.f16`): N/4 registers of f16x2.
     ("f16_f16acc.h", "f16 x f16 -> f16, K = 16", "F16", "f16", 16, False,
      True, "f16"),
+    ("f16_f16acc_rs.h", "f16 x f16 -> f16, K = 16, A from registers", "F16",
+     "f16", 16, True, True, "f16"),
 )
 
 
@@ -61,7 +65,11 @@ def banner(text):
 
 def family_header(file, family, name, ptx, k, rs, trans, acc="f32"):
     guard = "TLC_DEVICE_CUDA_WGMMA_" + file[:-2].upper() + "_H"
-    if rs:
+    if rs and acc == "f16":
+        form = (f"wgmmaM64N<N>K{k}F16{name}RS<TransB>(d, a, descB, scaleD), d "
+                "the accumulator's N/4 registers of f16 pairs, A from registers "
+                "(cuda/wgmma.h gives their placement), B from shared memory")
+    elif rs:
         form = (f"wgmmaM64N<N>K{k}F32{name}RS<TransB>(d, a, descB, scaleD), A "
                 "from registers (cuda/wgmma.h gives their placement), B from "
                 "shared memory")
@@ -94,7 +102,7 @@ def family_header(file, family, name, ptx, k, rs, trans, acc="f32"):
     text = "\n".join(out) + "\n"
     for n in range(8, 257, 8):
         if rs:
-            text += helper_rs(n, name, ptx)
+            text += helper_rs(n, name, ptx, acc)
         else:
             text += helper(n, name, ptx, k, trans, acc)
     text += ("\n} // namespace cuda\n} // namespace tlc\n\n"
@@ -137,23 +145,26 @@ def helper(n, name, ptx, k, trans, acc="f32"):
     return "\n".join(lines) + "\n"
 
 
-def helper_rs(n, name, ptx):
-    regs = n // 2
+def helper_rs(n, name, ptx, acc="f32"):
+    # An f32 accumulator is N/2 registers a thread; an f16 one N/4 (pairs).
+    regs = n // 2 if acc == "f32" else n // 4
     dlist = ", ".join(f"%{i}" for i in range(regs))
     a0 = regs
     alist = ", ".join(f"%{a0 + i}" for i in range(4))
     b, s, t = regs + 4, regs + 5, regs + 6
-    outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    cons = '"+f"' if acc == "f32" else '"+r"'
+    outs = ", ".join(f'{cons}(d[{i}])' for i in range(regs))
     ins = ('"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), '
            '"r"(scaleD), "n"(TransB)')
-    fn = f"wgmmaM64N{n}K16F32{name}RS"
+    fn = f"wgmmaM64N{n}K16{acc.upper()}{name}RS"
+    dtype = "float" if acc == "f32" else "uint32_t"
     lines = ["template <int TransB>"]
-    lines.append(f"TLC_DEVICE void {fn}(float *d, const uint32_t *a,")
+    lines.append(f"TLC_DEVICE void {fn}({dtype} *d, const uint32_t *a,")
     lines.append(" " * (len(f"TLC_DEVICE void {fn}(")) + "uint64_t descB, int scaleD) {")
     lines.append("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)")
     lines.append('  asm volatile("{\\n.reg .pred p;\\n"')
     lines.append(f'               "setp.ne.b32 p, %{s}, 0;\\n"')
-    lines.append(f'               "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ptx}.{ptx} "')
+    lines.append(f'               "wgmma.mma_async.sync.aligned.m64n{n}k16.{acc}.{ptx}.{ptx} "')
     lines.append(f'               "{{{dlist}}}, "')
     lines.append(f'               "{{{alist}}}, %{b}, p, 1, 1, %{t};\\n}}\\n"')
     lines.append(f"               : {outs}")

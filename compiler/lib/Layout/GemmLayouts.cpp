@@ -92,14 +92,17 @@ int64_t tlc::layout::warpSizeOf(GemmArch arch) {
 ///  * Square: the partition whose per-warp tile ratio is nearest the
 ///    accumulator's, the fewest warp rows on a tie (in single precision, as
 ///    TileLang computes it).
+/// With \p usable, only the partitions it accepts are considered.
 static std::optional<WarpPartition>
 coveringPartition(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps,
-                  int64_t mPerWarp, int64_t nPerWarp, int64_t rowStep) {
+                  int64_t mPerWarp, int64_t nPerWarp, int64_t rowStep,
+                  llvm::function_ref<bool(int64_t, int64_t)> usable = nullptr) {
   auto valid = [&](int64_t wm) {
     if (wm <= 0 || wm % rowStep != 0 || numWarps % wm != 0)
       return false;
     int64_t wn = numWarps / wm;
-    return m % (wm * mPerWarp) == 0 && n % (wn * nPerWarp) == 0;
+    return m % (wm * mPerWarp) == 0 && n % (wn * nPerWarp) == 0 &&
+           (!usable || usable(wm, wn));
   };
   std::optional<WarpPartition> found;
   switch (policy) {
@@ -162,6 +165,21 @@ partitionWGMMA(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps) {
   if (m % mPerWarp != 0 || n % nPerWarp != 0)
     return makeError("wgmma needs M % 16 == 0 and N % 8 == 0, got " +
                      llvm::Twine(m) + "x" + llvm::Twine(n));
+  // A warpgroup tile of several 64-row atoms over a column width whose
+  // registers are not a power of two (N = 448 on 4 x 2 warps: two atoms of
+  // 112 registers, register r = 112 * atom + i) has no thread/register map
+  // linear in the bits of the register number, which the printers index
+  // registers with; the policy's partition among those whose map is (8 x 1:
+  // one atom of 224 registers, its columns linear in r / 4) is taken then.
+  // The accumulator is the same product on any partition.
+  auto indexable = [&](int64_t wm, int64_t wn) {
+    int64_t groupM = m / (wm / group), regs = n / wn / 2;
+    return groupM <= 64 || llvm::isPowerOf2_64(regs);
+  };
+  if (std::optional<WarpPartition> p =
+          coveringPartition(policy, m, n, numWarps, mPerWarp, nPerWarp,
+                            /*rowStep=*/group, indexable))
+    return *p;
   if (std::optional<WarpPartition> p = coveringPartition(
           policy, m, n, numWarps, mPerWarp, nPerWarp, /*rowStep=*/group))
     return *p;
@@ -619,6 +637,29 @@ int64_t tlc::layout::wgmmaInstructionN(int64_t warpN) {
   return 8;
 }
 
+bool tlc::layout::WgmmaGrid::wholeTiles() const {
+  return groups > 0 && warpN > 0 && warpN % 8 == 0;
+}
+
+llvm::Expected<tlc::layout::WgmmaGrid>
+tlc::layout::wgmmaGrid(const GemmConfig &config) {
+  llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
+  if (!p)
+    return p.takeError();
+  WgmmaGrid grid;
+  grid.partition = *p;
+  grid.groups = p->warpRows / 4;
+  if (grid.groups > 0 && config.m % (grid.groups * 64))
+    grid.groups = 0;
+  if (p->warpCols > 0 && config.n % p->warpCols == 0) {
+    grid.warpN = config.n / p->warpCols;
+    grid.instrN = wgmmaInstructionN(grid.warpN);
+    if (!config.transB)
+      grid.bMnStep = grid.instrN;
+  }
+  return grid;
+}
+
 llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
     const GemmConfig &config, GemmOperand operand,
     llvm::ArrayRef<int64_t> bufferShape) {
@@ -628,16 +669,15 @@ llvm::Expected<Layout> tlc::layout::gemmOperandSharedLayout(
     return makeError("a gemm operand buffer needs rank >= 2");
   bool kInner = operand == GemmOperand::A ? !config.transA : config.transB;
   if (selectGemmInstr(config) == GemmInstr::WGMMA) {
-    // An N-major B: the instructions of warpgroup column wn start at
-    // wn * warpN + j * wgmmaInstructionN(warpN). (An M-major A's start every
-    // 64 rows, a whole atom row of any 16-bit swizzle.)
+    // An N-major B: its instructions start every grid.bMnStep columns. (An
+    // M-major A's start every 64 rows, a whole atom row of any 16-bit
+    // swizzle.)
     int64_t mnStep = 0;
     if (operand == GemmOperand::B && !kInner) {
-      llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
-      if (!p)
-        return p.takeError();
-      if (p->warpCols > 0 && config.n % p->warpCols == 0)
-        mnStep = wgmmaInstructionN(config.n / p->warpCols);
+      llvm::Expected<WgmmaGrid> grid = wgmmaGrid(config);
+      if (!grid)
+        return grid.takeError();
+      mnStep = grid->bMnStep;
     }
     return makeWgmmaOperandLayout(bufferShape, config.abBits, mnStep);
   }

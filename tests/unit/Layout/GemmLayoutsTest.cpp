@@ -32,6 +32,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/GemmLayouts.h"
+#include "tlc/Layout/FragmentTables.h"
+#include "tlc/Layout/WgmmaLayouts.h"
 
 #include <doctest/doctest.h>
 
@@ -479,6 +481,14 @@ TEST_CASE("warp partition follows TileLang's policies") {
   checkPartition(wgmma, "FullCol", 64, 256, 8, "4x2");
   checkPartition(wgmma, "Square", 128, 128, 6,
                  "error: wgmma needs a multiple of 128 threads, got 6 warps");
+  // A partition whose accumulator registers no bit-linear map indexes is
+  // passed over (issue 14): 128x448 on 4x2 warps would be two 64-row atoms
+  // of 112 registers (register r = 112 * atom + i); 8x1 is one atom of 224
+  // (its columns linear in r / 4). 4x2 stays where each atom has a power of
+  // two registers (128x256: 64).
+  checkPartition(wgmma, "Square", 128, 448, 8, "8x1");
+  checkPartition(wgmma, "FullCol", 128, 448, 8, "8x1");
+  checkPartition(wgmma, "FullCol", 64, 448, 8, "4x2");
   checkPartition(mfma, "Square", 128, 128, 4, "2x2");
   checkPartition(mfma, "FullRow", 64, 64, 4, "4x1");
   checkPartition(mfma, "FullCol", 32, 64, 4, "1x4");
@@ -486,6 +496,54 @@ TEST_CASE("warp partition follows TileLang's policies") {
                  "error: no Square mfma warp partition of 4 wavefronts for a "
                  "16x16 accumulator: each wavefront needs a multiple of "
                  "16x16");
+}
+
+TEST_CASE("wgmma accumulators of the chosen partition are bit-linear") {
+  // 128 x 448 over 256 threads: each thread holds 224 values, whatever the
+  // partition; the chosen one's (thread, register) -> coordinate map is one
+  // the printers can index (FragmentTables fits it).
+  for (const char *policy : {"Square", "FullRow", "FullCol"}) {
+    GemmConfig c;
+    c.arch = GemmArch::SM90;
+    c.m = 128, c.n = 448, c.k = 64, c.threads = 256;
+    c.policy = *parseWarpPolicy(policy);
+    llvm::Expected<Fragment> f = gemmAccumulatorFragment(c);
+    REQUIRE(static_cast<bool>(f));
+    CHECK(f->getRegsPerThread() == 224);
+    CHECK_MESSAGE(FragmentTables::get(*f, 2)->coords.has_value(), policy);
+  }
+}
+
+TEST_CASE("wgmma grid: partition, instruction N and B's step") {
+  // Hand-computed: 128 x 256 on 8 warps (Square) is 4 x 2 warps, one
+  // warpgroup along M, 128 columns a warpgroup column, instructions of
+  // N = 128 (PTX ISA: a multiple of 8 up to 256), which an N-major B's
+  // start every 128 columns; 448 columns on one warp column take two
+  // instructions of N = 224.
+  GemmConfig c;
+  c.arch = GemmArch::SM90;
+  c.m = 128, c.n = 256, c.k = 64, c.threads = 256;
+  llvm::Expected<WgmmaGrid> g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->partition.warpRows == 4);
+  CHECK(g->partition.warpCols == 2);
+  CHECK(g->groups == 1);
+  CHECK(g->warpN == 128);
+  CHECK(g->instrN == 128);
+  CHECK(g->bMnStep == 128);
+  CHECK(g->wholeTiles());
+  c.transB = true; // K-major B: no step
+  g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->bMnStep == 0);
+  c.transB = false, c.n = 448, c.policy = WarpPolicy::FullRow;
+  g = wgmmaGrid(c);
+  REQUIRE(static_cast<bool>(g));
+  CHECK(g->partition.warpRows == 8);
+  CHECK(g->groups == 2);
+  CHECK(g->warpN == 448);
+  CHECK(g->instrN == 224);
+  CHECK(g->bMnStep == 224);
 }
 
 TEST_CASE("instruction selection") {

@@ -370,7 +370,9 @@ LogicalResult Emitter::emitTcgen05Gemm(GemmOp op) {
                           << llvm::toString(kind.takeError());
   int64_t kStep = getTcgen05InstrK(*kind);
   int64_t m = cShape[0], n = cShape[1];
-  auto aShape = aType.getShape();
+  // K of the operand itself: a K range of a tile (`A_s[:, 64:128]`) reads
+  // part of the tile's K, from the region's first element.
+  auto aShape = cast<BufferType>(op.getA().getType()).getShape();
   int64_t k = transA ? aShape[aShape.size() - 2] : aShape.back();
   if (k % kStep)
     return op.emitError() << "T.gemm (tcgen05): K = " << k

@@ -213,8 +213,7 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   std::optional<BitLinear> aFit;
   if (aInRegs) {
     auto aIt = fragments.find(aRoot);
-    if (!is16 || f16Acc || transA || aRoot != op.getA() ||
-        aIt == fragments.end()) {
+    if (!is16 || transA || aRoot != op.getA() || aIt == fragments.end()) {
       op.emitError("T.gemm (wgmma): a register A operand must be a whole "
                    "16-bit fragment stored [M, K]");
       return failure();

@@ -20,12 +20,16 @@
 // orders what came before it, so none is added next to it, nor next to a
 // 1-D bulk copy, which prints barriers of its own. A loop whose body both
 // writes and reads shared memory starts each iteration with a barrier.
+// A function whose pass configs set tl.disable_thread_storage_sync
+// (TL_DISABLE_THREAD_STORAGE_SYNC) gets none: it orders its shared memory
+// itself, as TileLang then runs no ThreadSync.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
+#include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
@@ -412,6 +416,10 @@ struct TileInsertBarriersPass final
     getOperation().walk([&](FuncOp func) {
       // Instances without values for their tile shapes, or already failed.
       if (hasLoweringFailed(func) || !getUnboundTileParameters(func).empty())
+        return;
+      // TL_DISABLE_THREAD_STORAGE_SYNC: the program orders its shared
+      // memory itself (TileLang then runs no ThreadSync).
+      if (isPassConfigOn(func, "tl.disable_thread_storage_sync"))
         return;
       func.walk([&](KernelOp kernel) {
         std::optional<int64_t> threads = kernel.getStaticNumThreads();

@@ -74,21 +74,92 @@ static AllocOp wholeTileAlloc(Value v) {
   return alloc;
 }
 
-/// The swizzle (row bytes) of the panels the whole static shared tile
-/// \p v is stored in for a descriptor, or nothing.
-static std::optional<int64_t> operandSwizzle(Value v) {
-  AllocOp alloc = wholeTileAlloc(v);
+/// The allocation \p v is (a region of), through regions.
+static AllocOp operandAlloc(Value v) {
+  while (auto region = v.getDefiningOp<RegionOp>())
+    v = region.getSource();
+  return v.getDefiningOp<AllocOp>();
+}
+
+/// The swizzle (row bytes) of the panels a static shared tile is stored
+/// in for a descriptor, where the operand \p v of a gemm starts where a
+/// descriptor can: the whole tile, one tile of its leading dimensions
+/// (`A_shared[k % stages, :, :]`), or a part of its K (`A_shared[:, 0:64]`,
+/// with or without a stage). \p kMajor: the operand's K is its last
+/// dimension. Nothing otherwise; \p why then says why where \p v is a
+/// region the descriptors cannot start at. The descriptors of a region are
+/// the tile's (its panels, leading and stride byte offsets) started at the
+/// region's first element, as for wgmma (tile-plan-wgmma): its M/N must be
+/// the tile's whole M/N, and its K must start on an 8-row group of the
+/// swizzle (an M/N-major operand's K is its rows; the descriptor's base
+/// offset stays 0), or at a panel's first column, or inside one panel on
+/// 16 bytes (a K-major operand, as the instructions' K steps are).
+static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
+                                             std::string *why = nullptr) {
+  AllocOp alloc = operandAlloc(v);
   if (!alloc)
     return std::nullopt;
   auto t = cast<BufferType>(alloc.getType());
-  if (!isSharedScope(t.getScope()) || !t.isStatic())
+  auto vt = cast<BufferType>(v.getType());
+  if (!isSharedScope(t.getScope()) || !t.isStatic() || !vt.isStatic() ||
+      t.getRank() < 2 || vt.getRank() != t.getRank())
     return std::nullopt;
   ArrayRef<int64_t> shape = t.getShape().take_back(2);
   unsigned bits = getElementStorageBytes(t.getElementType()) * 8;
   std::optional<layout::SwizzleMode> mode = layout::widestSwizzle(shape, bits);
   if (!mode)
     return std::nullopt;
-  return layout::swizzleBytes(*mode);
+  int64_t rowBytes = layout::swizzleBytes(*mode);
+  if (v == alloc.getResult())
+    return rowBytes;
+  unsigned rank = t.getRank();
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    if (vt.getShape()[d] != 1)
+      return std::nullopt;
+  // The region's offsets in the last two dimensions.
+  int64_t r0 = 0, c0 = 0;
+  for (Value cur = v; cur != alloc.getResult();) {
+    auto region = cur.getDefiningOp<RegionOp>();
+    cur = region.getSource();
+    if (cast<BufferType>(cur.getType()).getRank() != rank)
+      return std::nullopt;
+    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
+    for (unsigned d : {rank - 2, rank - 1}) {
+      std::optional<int64_t> c = getConstantIntValue(offsets[d]);
+      if (!c) {
+        if (why)
+          *why = "the region's offset in the last two dimensions is not a "
+                 "constant";
+        return std::nullopt;
+      }
+      (d == rank - 2 ? r0 : c0) += *c;
+    }
+  }
+  auto refuse = [&](const std::string &text) -> std::optional<int64_t> {
+    if (why)
+      *why = text;
+    return std::nullopt;
+  };
+  int64_t rows = vt.getShape()[rank - 2], cols = vt.getShape()[rank - 1];
+  // M/N whole: the instructions read all of the tile's M (128 lanes) or N.
+  if (kMajor ? (r0 != 0 || rows != shape[0]) : (c0 != 0 || cols != shape[1]))
+    return refuse("the region does not take the whole M/N of its tile");
+  int64_t elemBytes = bits / 8, width = rowBytes / elemBytes;
+  if (!kMajor) {
+    if (r0 % 8)
+      return refuse("the region starts at row " + std::to_string(r0) +
+                    " of its tile, not on an 8-row group of the " +
+                    std::to_string(rowBytes) + "-byte swizzle");
+    return rowBytes;
+  }
+  if (c0 % width == 0)
+    return rowBytes;
+  if ((c0 * elemBytes) % 16 == 0 && c0 % width + cols <= width)
+    return rowBytes;
+  return refuse("the region starts at column " + std::to_string(c0) +
+                " of its tile, inside a " + std::to_string(rowBytes) +
+                "-byte swizzle panel of " + std::to_string(width) +
+                " columns, and leaves it");
 }
 
 /// Why \p gemm (accumulating in tensor memory) cannot be a tcgen05.mma as
@@ -115,9 +186,14 @@ static std::string whyNotTcgen05(GemmOp gemm) {
   if (rows != kTmemLanes)
     return "the accumulator has " + std::to_string(rows) +
            " rows; tlc's tcgen05.mma takes 128 (M = 128 per CTA)";
-  if (!operandSwizzle(gemm.getB()))
-    return "B must be a whole static shared tile whose rows a 32-, 64- or "
-           "128-byte swizzle covers";
+  std::string whyB;
+  if (!operandSwizzle(gemm.getB(), gemm.getTransposeB(), &whyB))
+    return whyB.empty() ? "B must be a whole static shared tile (or a K "
+                          "range of one) whose rows a 32-, 64- or 128-byte "
+                          "swizzle covers"
+                        : "the matrix descriptors cannot address operand "
+                          "B: " +
+                              whyB;
   bool aInTmem = a.getScope() == MemoryScope::TensorMemory;
   if (aInTmem) {
     if (!is16 || gemm.getTransposeA() || !a.isStatic() ||
@@ -126,9 +202,14 @@ static std::string whyNotTcgen05(GemmOp gemm) {
              "stored [M, K]";
     if (gemm->hasAttr("tile.use_2cta"))
       return "an A operand in tensor memory with use_2cta";
-  } else if (!operandSwizzle(gemm.getA())) {
-    return "A must be a whole static shared tile whose rows a 32-, 64- or "
-           "128-byte swizzle covers, or a tensor memory tile";
+  } else if (std::string whyA;
+             !operandSwizzle(gemm.getA(), !gemm.getTransposeA(), &whyA)) {
+    return whyA.empty() ? "A must be a whole static shared tile (or a K "
+                          "range of one) whose rows a 32-, 64- or 128-byte "
+                          "swizzle covers, or a tensor memory tile"
+                        : "the matrix descriptors cannot address operand "
+                          "A: " +
+                              whyA;
   }
   if (gemm->hasAttr("tile.use_2cta") && matrixShape(c)[1] > 256)
     return "use_2cta with more than 256 accumulator columns";
@@ -207,7 +288,8 @@ static std::string whyNotBlockScaled(IntrinsicOp op) {
       tc.getShape()[0] != kTmemLanes)
     return "the accumulator must be a whole static [128, N] tensor memory "
            "tile";
-  if (!operandSwizzle(a) || !operandSwizzle(b))
+  if (!wholeTileAlloc(a) || !wholeTileAlloc(b) || !operandSwizzle(a, true) ||
+      !operandSwizzle(b, true))
     return "A and B must be whole static shared tiles whose rows a 32-, 64- "
            "or 128-byte swizzle covers";
   // Four factors a 32-bit column for each 128 rows of A (M) or B (N).
@@ -249,17 +331,19 @@ tlc::tile::planTcgen05Panels(KernelOp kernel) {
     if (c.getScope() != MemoryScope::TensorMemory ||
         !whyNotTcgen05(gemm).empty())
       return;
-    for (Value v : {gemm.getA(), gemm.getB()}) {
+    for (auto [v, kMajor] :
+         {std::pair<Value, bool>{gemm.getA(), !gemm.getTransposeA()},
+          {gemm.getB(), gemm.getTransposeB()}}) {
       if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
         continue; // A in tensor memory (the TS form)
-      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
+      panels.push_back({operandAlloc(v), *operandSwizzle(v, kMajor)});
     }
   });
   kernel.walk([&](IntrinsicOp op) {
     if (!isBlockScaledGemm(op) || !whyNotBlockScaled(op).empty())
       return;
     for (Value v : {paramArg(op, "A"), paramArg(op, "B")})
-      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v)});
+      panels.push_back({wholeTileAlloc(v), *operandSwizzle(v, true)});
   });
   return panels;
 }

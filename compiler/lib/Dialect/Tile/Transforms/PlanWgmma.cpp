@@ -145,9 +145,47 @@ static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
                 (kMajor ? " and leaves it" : " on its M/N dimension"));
 }
 
+/// The layout library's configuration of \p gemm on \p threads threads
+/// (tile shapes, transposes, operand and accumulator widths, warp policy),
+/// or nothing where A or the accumulator is not a static 2-D tile. The
+/// choice of wgmma and the descriptor panels of its operands both start
+/// from here.
+static std::optional<layout::GemmConfig> wgmmaConfig(GemmOp gemm,
+                                                     int64_t threads) {
+  auto a = cast<BufferType>(gemm.getA().getType());
+  auto c = cast<BufferType>(gemm.getC().getType());
+  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
+  if (!a.isStatic() || !c.isStatic() || as.size() != 2 || cs.size() != 2)
+    return std::nullopt;
+  Type ab = a.getElementType();
+  layout::GemmConfig cfg;
+  cfg.arch = layout::GemmArch::SM90;
+  cfg.transA = gemm.getTransposeA();
+  cfg.transB = gemm.getTransposeB();
+  cfg.m = cs[0];
+  cfg.n = cs[1];
+  cfg.k = cfg.transA ? as[0] : as[1];
+  cfg.abBits = ab.isF16() || ab.isBF16() ? 16 : 8;
+  cfg.accBits = c.getElementType().isF16() ? 16 : 32;
+  cfg.threads = threads;
+  cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
+  return cfg;
+}
+
 /// The step of \p gemm's instruction starts along B's contiguous N when B
-/// is N-major (stored [K, N]) in a block of \p threads threads, else 0.
-static int64_t bMnStep(GemmOp gemm, int64_t threads);
+/// is N-major (stored [K, N]) in a block of \p threads threads, else 0
+/// (layout::WgmmaGrid::bMnStep).
+static int64_t bMnStep(GemmOp gemm, int64_t threads) {
+  std::optional<layout::GemmConfig> cfg = wgmmaConfig(gemm, threads);
+  if (!cfg)
+    return 0;
+  llvm::Expected<layout::WgmmaGrid> grid = layout::wgmmaGrid(*cfg);
+  if (!grid) {
+    llvm::consumeError(grid.takeError());
+    return 0;
+  }
+  return grid->bMnStep;
+}
 
 /// Whether \p v is a whole static 2-D fragment that wgmma can take as its
 /// register A operand of a \p gemm (16-bit elements, stored [M, K]).
@@ -182,7 +220,8 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
   Type ab = a.getElementType(), acc = c.getElementType();
   bool is16 = ab.isF16() || ab.isBF16();
   bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ab);
-  // f16 inputs may accumulate in f16 (`.f16.f16.f16`), A from shared memory.
+  // f16 inputs may accumulate in f16 (`.f16.f16.f16`), A from shared memory
+  // or registers.
   bool f16Acc = ab.isF16() && acc.isF16();
   if (!(is16 || isFp8) || b.getElementType() != ab ||
       !(acc.isF32() || f16Acc)) {
@@ -190,44 +229,31 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
                   "type with a float32 accumulator, or f16 ones with a "
                   "float16 one");
   }
-  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
-  if (!a.isStatic() || !c.isStatic() || as.size() != 2 || cs.size() != 2)
+  std::optional<layout::GemmConfig> cfg = wgmmaConfig(gemm, threads);
+  if (!cfg)
     return refuse("shapes: A and the accumulator must be static 2-D tiles");
-  layout::GemmConfig cfg;
-  cfg.arch = layout::GemmArch::SM90;
-  cfg.transA = gemm.getTransposeA();
-  cfg.transB = gemm.getTransposeB();
-  cfg.m = cs[0];
-  cfg.n = cs[1];
-  cfg.k = cfg.transA ? as[0] : as[1];
-  cfg.abBits = is16 ? 16 : 8;
-  cfg.accBits = f16Acc ? 16 : 32;
-  cfg.threads = threads;
-  cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
-  std::string shape = "M = " + std::to_string(cfg.m) +
-                      ", N = " + std::to_string(cfg.n) +
-                      ", K = " + std::to_string(cfg.k) + " on " +
+  std::string shape = "M = " + std::to_string(cfg->m) +
+                      ", N = " + std::to_string(cfg->n) +
+                      ", K = " + std::to_string(cfg->k) + " on " +
                       std::to_string(threads) + " threads";
-  if (layout::selectGemmInstr(cfg) != layout::GemmInstr::WGMMA)
+  if (layout::selectGemmInstr(*cfg) != layout::GemmInstr::WGMMA)
     return refuse("shapes: " + shape +
                   " is no wgmma gemm (M a multiple of 64 on whole "
                   "warpgroups, K a multiple of the instruction's " +
                   std::to_string(is16 ? 16 : 32) + ", 8-bit operands K-major)");
-  llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);
-  if (!p) {
-    llvm::consumeError(p.takeError());
+  llvm::Expected<layout::WgmmaGrid> grid = layout::wgmmaGrid(*cfg);
+  if (!grid) {
+    llvm::consumeError(grid.takeError());
     return refuse("thread range: " + shape + " has no warp partition");
   }
-  int64_t groups = p->warpRows / 4;
-  if (groups == 0 || cfg.m % (groups * 64) || cfg.n % (p->warpCols * 8))
+  if (!grid->wholeTiles())
     return refuse("thread range: the warpgroup tiles of " + shape +
                   " are not multiples of 64 x 8");
   std::string whyA, whyB;
-  bool aOk = (!f16Acc && isRegisterA(gemm, gemm.getA())) ||
-             operandSwizzle(gemm.getA(), !cfg.transA, 0, &whyA);
-  bool bOk = operandSwizzle(gemm.getB(), cfg.transB, bMnStep(gemm, threads),
-                             &whyB)
-                  .has_value();
+  bool aOk = isRegisterA(gemm, gemm.getA()) ||
+             operandSwizzle(gemm.getA(), !cfg->transA, 0, &whyA);
+  bool bOk = operandSwizzle(gemm.getB(), cfg->transB, grid->bMnStep, &whyB)
+                 .has_value();
   if (aOk && bOk)
     return true;
   if (!whyA.empty() || !whyB.empty()) {
@@ -240,33 +266,7 @@ static bool takesWgmma(GemmOp gemm, int64_t threads,
       "operand layouts: operand " + Twine(!aOk ? "A" : "B") +
       " is not a static shared tile (or a region of one) whose rows a 128-, "
       "64- or 32-byte swizzle covers" +
-      (!aOk && !f16Acc ? ", nor a whole 16-bit fragment stored [M, K]" : ""));
-}
-
-static int64_t bMnStep(GemmOp gemm, int64_t threads) {
-  auto a = cast<BufferType>(gemm.getA().getType());
-  auto c = cast<BufferType>(gemm.getC().getType());
-  SmallVector<int64_t> as = matrixShape(a), cs = matrixShape(c);
-  if (gemm.getTransposeB() || as.size() != 2 || cs.size() != 2)
-    return 0;
-  Type ab = a.getElementType();
-  layout::GemmConfig cfg;
-  cfg.arch = layout::GemmArch::SM90;
-  cfg.transA = gemm.getTransposeA();
-  cfg.m = cs[0];
-  cfg.n = cs[1];
-  cfg.k = cfg.transA ? as[0] : as[1];
-  cfg.abBits = ab.isF16() || ab.isBF16() ? 16 : 8;
-  cfg.threads = threads;
-  cfg.policy = toLayoutWarpPolicy(gemm.getPolicy());
-  llvm::Expected<layout::WarpPartition> p = layout::gemmWarpPartition(cfg);
-  if (!p) {
-    llvm::consumeError(p.takeError());
-    return 0;
-  }
-  if (p->warpCols <= 0 || cfg.n % p->warpCols)
-    return 0;
-  return layout::wgmmaInstructionN(cfg.n / p->warpCols);
+      (!aOk ? ", nor a whole 16-bit fragment stored [M, K]" : ""));
 }
 
 /// selectWgmmaGemms(); \p why, where given, receives the reason each gemm
@@ -348,18 +348,20 @@ tlc::tile::planWgmmaPanels(KernelOp kernel) {
   SmallVector<std::pair<AllocOp, int64_t>> panels;
   int64_t threads = kernel.getStaticNumThreads().value_or(0);
   llvm::DenseSet<Operation *> seen;
-  for (GemmOp gemm : selectWgmmaGemms(kernel))
-    for (auto [v, kMajor] :
-         {std::pair<Value, bool>{gemm.getA(), !gemm.getTransposeA()},
-          {gemm.getB(), gemm.getTransposeB()}}) {
+  for (GemmOp gemm : selectWgmmaGemms(kernel)) {
+    std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
+    int64_t step = r ? bMnStep(gemm, r->count()) : 0;
+    for (auto [v, kMajor, mnStep] :
+         {std::tuple<Value, bool, int64_t>{gemm.getA(), !gemm.getTransposeA(),
+                                           0},
+          {gemm.getB(), gemm.getTransposeB(), step}}) {
       if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
         continue; // a register A operand (the RS form)
       auto alloc = rootBuffer(v).getDefiningOp<AllocOp>();
-      std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
-      int64_t step = v == gemm.getB() && r ? bMnStep(gemm, r->count()) : 0;
       if (seen.insert(alloc).second)
-        panels.push_back({alloc, *operandSwizzle(v, kMajor, step)});
+        panels.push_back({alloc, *operandSwizzle(v, kMajor, mnStep)});
     }
+  }
   // A hand-written descriptor (T.initialize_wgmma_descriptor) reads its
   // buffer through the hardware swizzle: a buffer laid out as one panel
   // of swizzled rows (its row is the swizzle's 32, 64 or 128 bytes) is

@@ -288,10 +288,12 @@ TLC_SIM_UNCHECKED void wgmmaGatherA(void *const *lanes, uint64_t, uint32_t,
 template <MmaInput In>
 TLC_SIM_UNCHECKED void wgmmaIssueRS(float *d, int n, const uint32_t *a,
                                     uint64_t descB, int scaleD, int transB,
-                                    const char *name, uint64_t where) {
+                                    const char *name, uint64_t where,
+                                    bool f16Acc = false) {
   WgmmaALane me{a, {}};
   sim::api->warpCollective(name, 0xffffffffu, &wgmmaGatherA<In>, &me, where);
   WgmmaOp op{d, n, 16, In, 0, descB, scaleD, 0, transB, where};
+  op.f16Acc = f16Acc;
   op.regA = true;
   op.aRegs = a;
   std::memcpy(op.aHeld, a, sizeof(op.aHeld));
@@ -355,9 +357,19 @@ template <int Regs> TLC_SIM_PRIMITIVE void setMaxNRegInc() {}
         "wgmma.mma_async.m64n" #N "k16.f32." PTX " (A in registers)",          \
         TLC_SIM_HERE);                                                         \
   }
+#define TLC_SIM_WGMMA_RS_F16ACC(N)                                             \
+  template <int TransB>                                                        \
+  TLC_SIM_PRIMITIVE void wgmmaM64N##N##K16F16F16RS(                            \
+      uint32_t *d, const uint32_t *a, uint64_t descB, int scaleD) {            \
+    simimpl::wgmmaIssueRS<simimpl::MmaInput::F16>(                             \
+        reinterpret_cast<float *>(d), N, a, descB, scaleD, TransB,             \
+        "wgmma.mma_async.m64n" #N "k16.f16.f16 (A in registers)",              \
+        TLC_SIM_HERE, true);                                                   \
+  }
 #define TLC_SIM_WGMMA_ALL(N)                                                   \
   TLC_SIM_WGMMA16(N, F16, F16)                                                 \
   TLC_SIM_WGMMA16_F16ACC(N)                                                    \
+  TLC_SIM_WGMMA_RS_F16ACC(N)                                                   \
   TLC_SIM_WGMMA16(N, BF16, BF16)                                               \
   TLC_SIM_WGMMA_RS(N, F16, F16, "f16")                                         \
   TLC_SIM_WGMMA_RS(N, BF16, BF16, "bf16")                                      \
@@ -397,6 +409,7 @@ TLC_SIM_WGMMA_ALL(248)
 TLC_SIM_WGMMA_ALL(256)
 #undef TLC_SIM_WGMMA_ALL
 #undef TLC_SIM_WGMMA_RS
+#undef TLC_SIM_WGMMA_RS_F16ACC
 #undef TLC_SIM_WGMMA8
 #undef TLC_SIM_WGMMA16
 

@@ -1024,7 +1024,11 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::ModuleOp"> {
 
     Functions marked `tile.lowering_failed`, default instances whose tile
     shapes depend on unbound parameters, and kernels of non-static thread
-    count are left alone.
+    count are left alone, as are the kernels of a function whose pass
+    configs set `tl.disable_thread_storage_sync` (TileLang's
+    TL_DISABLE_THREAD_STORAGE_SYNC skips its ThreadSync pass, which places
+    these barriers: the program's own `T.sync_threads` and the barriers of
+    a tile operation's expansion stay).
 
     ```mlir
     tile.copy %src to %A_s : ...
