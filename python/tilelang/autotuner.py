@@ -758,15 +758,45 @@ def _eager_key(compile_values, consts, tunables):
             repr(sorted(consts.items())))
 
 
-def autotune(func=None, *, configs=None, warmup=25, rep=100, timeout=100,
-             **options):
+def autotune(func=None, *legacy, configs=None, keys=None, warmup=25,
+             rep=100, timeout=100, **options):
     """``@tilelang.autotune(configs=[...], warmup=25, rep=100,
     timeout=100, ref_prog=None, rtol=1e-2, atol=1e-2, ...)`` above
-    ``@tilelang.jit``. ``timeout`` bounds each configuration's build (s)."""
+    ``@tilelang.jit``. ``timeout`` bounds each configuration's build (s).
+    Above an older ``@tilelang.autotuner.jit`` function it is TileLang's
+    older decorator, ``autotune(configs, keys=None, warmup, rep, timeout)``
+    (``_legacy_autotune``)."""
+    if func is not None and not callable(func):
+        # The older positional form: autotune(configs, keys, warmup, ...).
+        if configs is not None:
+            raise TypeError("autotune() got configs twice")
+        configs, func = func, None
+        names = ("keys", "warmup", "rep", "timeout")
+        if len(legacy) > len(names):
+            raise TypeError(f"autotune() takes at most {len(names) + 1} "
+                            "positional arguments")
+        given = dict(zip(names, legacy))
+        keys = given.get("keys", keys)
+        warmup = given.get("warmup", warmup)
+        rep = given.get("rep", rep)
+        timeout = given.get("timeout", timeout)
+    elif legacy:
+        raise TypeError("autotune() takes the configurations as configs=")
     tuner = _Tuner(configs if configs is not None else [], warmup, rep,
                    timeout, **options)
 
     def wrap(fn):
+        if isinstance(fn, LegacyJitFunction):
+            if options:
+                raise TypeError(
+                    "autotune() over tilelang.autotuner.jit takes the check "
+                    "options in jit(...), not "
+                    f"{', '.join(sorted(options))}")
+            return LegacyAutoTuner(fn, configs if configs is not None
+                                   else [], keys, warmup, rep, timeout)
+        if keys is not None:
+            raise TypeError("autotune(keys=...) is the older decorator over "
+                            "tilelang.autotuner.jit")
         return AutoTuneFunction(fn, tuner)
     if func is not None:
         return wrap(func)
@@ -867,4 +897,10 @@ class AutoTuner:
                          on_trial=on_trial)
 
 
-__all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs"]
+# TileLang's older spellings (``from tilelang.autotuner import jit``); at
+# the end: the module uses _Tuner and AutotuneResult above.
+from ._legacy_autotune import (  # noqa: E402
+    JITContext, LegacyAutoTuner, LegacyJitFunction, jit)
+
+__all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs",
+           "jit", "JITContext"]
