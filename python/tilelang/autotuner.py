@@ -126,6 +126,23 @@ def _check_config_keys(fn, configs):
             raise ValueError(f"Unused keys in config: {unused}")
 
 
+def _used_keys(fn, configs):
+    """``configs`` without the keys that name no parameter of ``fn`` (the
+    older ``AutoTuner.set_compile_args(ref_prog=...)`` spelling's
+    meaning: TileLang then read each parameter from the configuration and
+    ignored the rest, such as a roller's ``enable_rasteration`` for a
+    kernel without that parameter)."""
+    fn = getattr(fn, "fn", fn)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return configs
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return configs
+    return [{k: v for k, v in cfg.items() if k in params or k in _BUILD_KEYS}
+            for cfg in configs]
+
+
 class _TrialReporter:
     """``AutoTuner.run(on_trial=sink)``: one record per configuration, in
     the tuning thread, as a dict ``status`` (``"ok"``, ``"compile_error"``,
@@ -816,6 +833,7 @@ class AutoTuner:
         self.compile_args = {}
         self.profile_args = {}
         self.call_args = ((), {})
+        self._ignore_unused_keys = False
 
     @classmethod
     def from_kernel(cls, kernel, configs):
@@ -842,6 +860,11 @@ class AutoTuner:
                             f"argument(s) {', '.join(unknown)}")
         if kwargs:
             self.set_profile_args(**{**self.profile_args, **kwargs})
+            # TileLang of that spelling (before set_profile_args) took
+            # each parameter's value from a configuration and ignored the
+            # configuration's other keys; the "Unused keys" ValueError
+            # came with set_profile_args.
+            self._ignore_unused_keys = True
         return self
 
     def set_profile_args(self, supply_type=TensorSupplyType.Auto,
@@ -872,6 +895,8 @@ class AutoTuner:
         args, kwargs = self.call_args
         configs = self.configs() if callable(self.configs) else \
             list(self.configs)
+        if self._ignore_unused_keys:
+            configs = _used_keys(self.fn, configs)
         _check_config_keys(self.fn, configs)
 
         def build_one(cfg):
