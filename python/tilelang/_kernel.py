@@ -374,11 +374,23 @@ class JITKernel:
                     + "; a grid of 0 blocks is an error, as in TileLang, so "
                     "nothing was launched")
 
-    def _bind_symbols(self, values):
+    def _bind_symbols(self, values, provided=None):
+        """The value of every symbol of the manifest: a dimension (or
+        stride) of the input tensor whose shape names it, else of an
+        output buffer the caller gave (``provided``: {parameter index:
+        tensor}; a symbol only an output's shape names, such as the second
+        of two same-named ``T.dynamic``), else a run-time scalar of its
+        name, else solved from an affine dimension."""
         env = {}
+        if provided:
+            values = {**values, **{self.params[i]["name"]: t
+                                   for i, t in provided.items()}}
+        shaped = self.input_params + [self.params[i]
+                                      for i in sorted(provided or ())
+                                      if i in self._outputs]
         for sym in self.manifest.get("symbols", []):
             s = sym["name"]
-            for p in self.input_params:
+            for p in shaped:
                 if p["kind"] != "tensor" or s not in p["shape"]:
                     continue
                 t = values.get(p["name"])
@@ -476,6 +488,11 @@ class JITKernel:
         if not (tz.is_torch(t) or tz.is_numpy(t)):
             raise TypeError(f"{what} must be a tensor, got "
                             f"{type(t).__name__}")
+        if tz.is_torch(t) and t.layout != tz.torch.strided:
+            # A sparse or other non-dense layout has no data pointer of
+            # its elements (torch raised "Cannot access data pointer").
+            raise TypeError(f"{what} must be a dense (strided) tensor, got "
+                            f"layout {t.layout} (use .to_dense())")
         if tz.is_numpy(t) and self.target != "cpu":
             raise TypeError(f"{what}: NumPy arrays only run on the cpu "
                             f"target; this kernel is for '{self.target}' "
@@ -589,7 +606,7 @@ class JITKernel:
         are allocated)."""
         values = self._collect(args, kwargs)
         device = self._device(values)
-        env = self._bind_symbols(values)
+        env = self._bind_symbols(values, provided)
         self._check_grids(env)
         use_numpy = any(tz.is_numpy(v) for v in values.values())
         keep = []  # ctypes objects and copies alive until the launch ends

@@ -126,6 +126,23 @@ def _check_config_keys(fn, configs):
             raise ValueError(f"Unused keys in config: {unused}")
 
 
+def _used_keys(fn, configs):
+    """``configs`` without the keys that name no parameter of ``fn`` (the
+    older ``AutoTuner.set_compile_args(ref_prog=...)`` spelling's
+    meaning: TileLang then read each parameter from the configuration and
+    ignored the rest, such as a roller's ``enable_rasteration`` for a
+    kernel without that parameter)."""
+    fn = getattr(fn, "fn", fn)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return configs
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return configs
+    return [{k: v for k, v in cfg.items() if k in params or k in _BUILD_KEYS}
+            for cfg in configs]
+
+
 class _TrialReporter:
     """``AutoTuner.run(on_trial=sink)``: one record per configuration, in
     the tuning thread, as a dict ``status`` (``"ok"``, ``"compile_error"``,
@@ -758,15 +775,45 @@ def _eager_key(compile_values, consts, tunables):
             repr(sorted(consts.items())))
 
 
-def autotune(func=None, *, configs=None, warmup=25, rep=100, timeout=100,
-             **options):
+def autotune(func=None, *legacy, configs=None, keys=None, warmup=25,
+             rep=100, timeout=100, **options):
     """``@tilelang.autotune(configs=[...], warmup=25, rep=100,
     timeout=100, ref_prog=None, rtol=1e-2, atol=1e-2, ...)`` above
-    ``@tilelang.jit``. ``timeout`` bounds each configuration's build (s)."""
+    ``@tilelang.jit``. ``timeout`` bounds each configuration's build (s).
+    Above an older ``@tilelang.autotuner.jit`` function it is TileLang's
+    older decorator, ``autotune(configs, keys=None, warmup, rep, timeout)``
+    (``_legacy_autotune``)."""
+    if func is not None and not callable(func):
+        # The older positional form: autotune(configs, keys, warmup, ...).
+        if configs is not None:
+            raise TypeError("autotune() got configs twice")
+        configs, func = func, None
+        names = ("keys", "warmup", "rep", "timeout")
+        if len(legacy) > len(names):
+            raise TypeError(f"autotune() takes at most {len(names) + 1} "
+                            "positional arguments")
+        given = dict(zip(names, legacy))
+        keys = given.get("keys", keys)
+        warmup = given.get("warmup", warmup)
+        rep = given.get("rep", rep)
+        timeout = given.get("timeout", timeout)
+    elif legacy:
+        raise TypeError("autotune() takes the configurations as configs=")
     tuner = _Tuner(configs if configs is not None else [], warmup, rep,
                    timeout, **options)
 
     def wrap(fn):
+        if isinstance(fn, LegacyJitFunction):
+            if options:
+                raise TypeError(
+                    "autotune() over tilelang.autotuner.jit takes the check "
+                    "options in jit(...), not "
+                    f"{', '.join(sorted(options))}")
+            return LegacyAutoTuner(fn, configs if configs is not None
+                                   else [], keys, warmup, rep, timeout)
+        if keys is not None:
+            raise TypeError("autotune(keys=...) is the older decorator over "
+                            "tilelang.autotuner.jit")
         return AutoTuneFunction(fn, tuner)
     if func is not None:
         return wrap(func)
@@ -786,6 +833,7 @@ class AutoTuner:
         self.compile_args = {}
         self.profile_args = {}
         self.call_args = ((), {})
+        self._ignore_unused_keys = False
 
     @classmethod
     def from_kernel(cls, kernel, configs):
@@ -812,6 +860,11 @@ class AutoTuner:
                             f"argument(s) {', '.join(unknown)}")
         if kwargs:
             self.set_profile_args(**{**self.profile_args, **kwargs})
+            # TileLang of that spelling (before set_profile_args) took
+            # each parameter's value from a configuration and ignored the
+            # configuration's other keys; the "Unused keys" ValueError
+            # came with set_profile_args.
+            self._ignore_unused_keys = True
         return self
 
     def set_profile_args(self, supply_type=TensorSupplyType.Auto,
@@ -842,6 +895,8 @@ class AutoTuner:
         args, kwargs = self.call_args
         configs = self.configs() if callable(self.configs) else \
             list(self.configs)
+        if self._ignore_unused_keys:
+            configs = _used_keys(self.fn, configs)
         _check_config_keys(self.fn, configs)
 
         def build_one(cfg):
@@ -867,4 +922,10 @@ class AutoTuner:
                          on_trial=on_trial)
 
 
-__all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs"]
+# TileLang's older spellings (``from tilelang.autotuner import jit``); at
+# the end: the module uses _Tuner and AutotuneResult above.
+from ._legacy_autotune import (  # noqa: E402
+    JITContext, LegacyAutoTuner, LegacyJitFunction, jit)
+
+__all__ = ["autotune", "AutoTuner", "AutotuneResult", "set_autotune_inputs",
+           "jit", "JITContext"]

@@ -153,6 +153,8 @@ def main():
     expect(TypeError, lambda: kernel(A=a), "missing")
     expect(TypeError, lambda: kernel(a, b, b, B=b), "takes 2")
     expect(TypeError, lambda: kernel(a, [1, 2]), "must be a tensor")
+    # A sparse tensor (torch raised "Cannot access data pointer").
+    expect(TypeError, lambda: kernel(a, b.to_sparse()), "dense (strided) tensor")
     expect(TypeError, lambda: kernel(a, C=b), "no input 'C'")
     if torch.cuda.is_available():
         expect(ValueError, lambda: kernel(a.cuda(), b.cuda()), "cpu target")

@@ -135,6 +135,36 @@ def add_one_no_outputs(n):
     return main
 
 
+@tilelang.jit(out_idx=[1], target="cpu")
+def head_plus_length(block=16):
+    n = T.dynamic("n")
+    m = T.dynamic("m")
+
+    @T.prim_func
+    def main(x: T.Tensor((n,), T.float32), y: T.Tensor((m,), T.float32)):
+        with T.Kernel(T.ceildiv(m, block), threads=block) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < m:
+                    y[bx * block + i] = x[bx * block + i] + T.cast(n, T.float32)
+
+    return main
+
+
+def output_symbols():
+    """A symbol only an output's shape names (m) comes from the caller's
+    buffer (it was "cannot bind symbol 'm'"); without the buffer it is
+    the error it was."""
+    kernel = head_plus_length()
+    for n, m in ((40, 20), (33, 5), (8, 8)):
+        x = torch.arange(n, dtype=torch.float32) * 0.5
+        for call in (lambda y: kernel(x, y), lambda y: kernel(x, out=y)):
+            y = torch.zeros(m)
+            assert call(y) is y
+            expected = (x[:m].double() + n).float()
+            torch.testing.assert_close(y, expected, rtol=0, atol=0)
+    expect(ValueError, "cannot bind symbol 'm'", kernel, torch.zeros(8))
+
+
 def one_output(a):
     """A single output: out= takes the buffer itself."""
     kernel = add_one(N)
@@ -151,3 +181,4 @@ def one_output(a):
 
 if __name__ == "__main__":
     main()
+    output_symbols()

@@ -10,7 +10,9 @@ target, against torch):
   without it, all are timed;
 * ``do_bench(dynamic_symbolic_constraints={"m": ...})`` under the name
   given to ``T.dynamic``, and the ``ValueError`` naming a missing symbol;
-* a configuration key that names no parameter: TileLang's ValueError.
+* a configuration key that names no parameter: TileLang's ValueError
+  (ignored under the older set_compile_args(ref_prog=...) spelling, as
+  TileLang of that time ignored it).
 """
 
 import torch
@@ -136,6 +138,21 @@ def check_unused_keys():
         assert str(e) == "Unused keys in config: {'enable_rasteration'}", e
     else:
         raise AssertionError("an unused configuration key was accepted")
+    # The older spelling, the profile options in set_compile_args
+    # (example_convolution.py of that time): TileLang then ignored keys
+    # naming no parameter; the configuration runs without them.
+    a, b = torch.randn(96, 64), torch.randn(64, 64)
+    result = (AutoTuner.from_kernel(kernel=make_factory(96, 64, 64),
+                                    configs=[dict(CONFIGS[0],
+                                                  enable_rasteration=True)])
+              .set_compile_args(out_idx=[-1], target="cpu",
+                                supply_type=tilelang.TensorSupplyType.Integer,
+                                ref_prog=ref_program, skip_check=False)
+              .run(warmup=1, rep=3))
+    assert result.config == CONFIGS[0], result.config
+    torch.testing.assert_close(result.kernel(a, b),
+                               (a.double() @ b.double()).float(),
+                               rtol=1e-2, atol=1e-2)
     print("unused keys: OK")
 
 
