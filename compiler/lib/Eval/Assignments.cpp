@@ -400,6 +400,14 @@ Flow Interpreter::execAnnAssign(Node stmt) {
   if (ann.isException())
     return Flow::Raise;
   if (ann.isObj(ObjKind::TensorType)) {
+    // `buf: T.SharedBuffer([N], dtype)` of a name that already holds a
+    // buffer (a T.macro's argument): in TileLang it only states the type of
+    // that buffer, which stays what it is; only a name holding no buffer
+    // declares a tensor of the kernel.
+    auto held = env->vars.find(target.identifier());
+    if (held != env->vars.end() && (held->second.is(ValueKind::Buffer) ||
+                                    held->second.is(ValueKind::Region)))
+      return Flow::Normal;
     Value buf = makeTensorFromAnnotation(ann, target.identifier(), target);
     if (buf.isException())
       return Flow::Raise;

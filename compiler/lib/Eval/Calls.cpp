@@ -11,6 +11,7 @@
 
 #include "Interpreter.h"
 #include "IRGen.h"
+#include "Uncertain.h"
 
 using namespace tlc;
 using namespace tlc::eval;
@@ -66,6 +67,13 @@ Value Interpreter::callFunction(FunctionObj *fn, CallArgs &args, Node at) {
   if (!step(at))
     return Value::exception();
   if (callDepth >= options.maxCallDepth) {
+    // Past the depth on a path tlc only assumed: Python's RecursionError,
+    // which the assumed branch ends (Statements.cpp).
+    if (assumedBranchDepth() > 0)
+      return raise("RecursionError",
+                   "maximum recursion depth exceeded (" +
+                       llvm::Twine(options.maxCallDepth) + " calls)",
+                   at);
     error(at, "maximum call depth (" + llvm::Twine(options.maxCallDepth) +
                   ") exceeded");
     budgetExhausted = true;

@@ -32,6 +32,9 @@ using syntax::UnaryOp;
 
 /// The lists marked by markUncertain, per evaluating thread.
 static thread_local llvm::DenseSet<const void *> uncertainLists;
+static thread_local unsigned assumedBranches = 0;
+
+unsigned &tlc::eval::assumedBranchDepth() { return assumedBranches; }
 
 void tlc::eval::markUncertain(Value list) {
   if (list.is(ValueKind::List))

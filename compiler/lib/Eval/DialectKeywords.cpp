@@ -46,7 +46,7 @@ static llvm::ArrayRef<llvm::StringRef> cudaOnlyKeywords(llvm::StringRef name) {
       .Case("T.gemm_sp", gemmSp)
       .Case("T.atomic_add", atomicAdd)
       .Case("T.Parallel", parallel)
-      .Cases("T.unroll", "T.Unroll", unroll)
+      .Cases({"T.unroll", "T.Unroll", "T.serial", "T.Serial"}, unroll)
       .Default({});
 }
 

@@ -399,6 +399,67 @@ std::optional<Value> Interpreter::callFramePrimitive(const PArgs &p) {
       return fail(p.node("dim"), "block dimension out of range");
     return ext[dim];
   }
+  // TileLang's cluster queries (KernelLaunchFrame): a cluster is a
+  // cluster_dims-shaped tile of the grid, so the block's cluster along an
+  // axis is its block index // cluster_dims[axis] and there are
+  // ceildiv(grid extent, cluster_dims[axis]) of them; a launch without
+  // clusters has clusters of one block.
+  case BuiltinId::GetClusterDims:
+  case BuiltinId::GetClusterSize:
+  case BuiltinId::GetClusterId:
+  case BuiltinId::GetClusterIds:
+  case BuiltinId::GetClusterExtent:
+  case BuiltinId::GetClusterExtents: {
+    if (checkInKernel(p.info.name, at))
+      return Value::poison();
+    int64_t dims[3] = {1, 1, 1};
+    for (auto [i, d] : llvm::enumerate(kernel->clusterDims))
+      if (i < 3)
+        dims[i] = d;
+    BuiltinId id = p.info.id;
+    if (id == BuiltinId::GetClusterDims)
+      return heap.list({Value::integer(dims[0]), Value::integer(dims[1]),
+                        Value::integer(dims[2])});
+    if (id == BuiltinId::GetClusterSize)
+      return Value::integer(dims[0] * dims[1] * dims[2]);
+    auto clusterId = [&](size_t dim) -> Value {
+      if (dim >= kernel->blockVars.size())
+        return Value::integer(0);
+      if (dims[dim] == 1)
+        return kernel->blockVars[dim];
+      return binary(syntax::BinaryOp::FloorDiv, kernel->blockVars[dim],
+                    Value::integer(dims[dim]), at);
+    };
+    auto clusterExtent = [&](size_t dim) -> Value {
+      Value g = dim < kernel->gridExtents.size() ? kernel->gridExtents[dim]
+                                                 : Value::integer(1);
+      if (dims[dim] == 1)
+        return g;
+      // ceildiv(g, c) = -((-g) // c), as TileLang computes it.
+      Value q = binary(syntax::BinaryOp::FloorDiv,
+                       binary(syntax::BinaryOp::Sub, Value::integer(0), g, at),
+                       Value::integer(dims[dim]), at);
+      return binary(syntax::BinaryOp::Sub, Value::integer(0), q, at);
+    };
+    if (id == BuiltinId::GetClusterIds) {
+      llvm::SmallVector<Value, 3> ids;
+      for (size_t d = 0; d < kernel->blockVars.size() && d < 3; ++d)
+        ids.push_back(clusterId(d));
+      return heap.list(ids);
+    }
+    if (id == BuiltinId::GetClusterExtents)
+      return heap.list({clusterExtent(0), clusterExtent(1), clusterExtent(2)});
+    Value d = p.getOr("dim", Value::integer(0));
+    if (d.isAbrupt())
+      return d;
+    if (!d.isIntLike() || d.getInt() < 0 || d.getInt() > 2)
+      return raise("IndexError",
+                   p.info.name + ": dim must be 0, 1 or 2, not " +
+                       toString(d, true),
+                   p.node("dim"));
+    return id == BuiltinId::GetClusterId ? clusterId(d.getInt())
+                                         : clusterExtent(d.getInt());
+  }
   case BuiltinId::Persistent: {
     auto *loop = heap.make<LoopFrameObj>();
     loop->loopKind = LoopKind::Serial;

@@ -103,6 +103,9 @@ struct KernelCtx {
   llvm::SmallVector<Value, 3> blockVars;
   /// Grid extents as written (Int, Sym or Expr values).
   llvm::SmallVector<Value, 3> gridExtents;
+  /// cluster_dims= of the launch, padded to three (empty without
+  /// clusters).
+  llvm::SmallVector<int64_t, 3> clusterDims;
   /// Whether a `T.rng_init` has been traced in the region (the draws
   /// `T.rng_rand*` need one before them).
   bool rngInitialized = false;

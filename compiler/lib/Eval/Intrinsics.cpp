@@ -19,6 +19,7 @@
 #include "Primitives.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tlc;
@@ -529,7 +530,88 @@ Interpreter::buildClcOp(const PArgs &p, llvm::ArrayRef<mlir::Value> operands,
   return Value::none();
 }
 
+/// T.tvm_access_ptr(ptype, data, offset, extent, rw_mask): TVM's builtin
+/// behind Buffer.access_ptr, the pointer to `extent` elements of the
+/// buffer `data` from element `offset`, read (rw_mask bit 1) and/or
+/// written (bit 2). It is T.access_ptr(data, access_type, offset=offset,
+/// extent=extent) of the same buffer.
+static Value tvmAccessPtr(Interpreter &in, const PArgs &p) {
+  for (llvm::StringRef name : {"ptype", "data", "offset", "extent", "rw_mask"})
+    if (Value v = p.getOr(name, Value::none()); v.isAbrupt())
+      return v;
+  // Outside a traced kernel (TIR-level code) it builds a TVM expression
+  // nothing here reads, as T.access_ptr does there.
+  if (!in.tracing())
+    return in.heap.opaque(p.info.name);
+  Value ptype = p.getOr("ptype", Value::none());
+  if (!ptype.is(ValueKind::DType) && !ptype.isStr())
+    return in.fail(p.node("ptype"),
+                   "T.tvm_access_ptr: ptype is the pointee's dtype "
+                   "(T.type_annotation(dtype)), not " +
+                       in.toString(ptype, true));
+  Value data = p.getOr("data", Value::none());
+  if (!data.is(ValueKind::Buffer))
+    return in.fail(p.node("data"),
+                   "T.tvm_access_ptr: data must be a buffer's data (buf.data), "
+                   "not " +
+                       in.toString(data, true));
+  Value mask = p.getOr("rw_mask", Value::none());
+  if (!mask.isIntLike() || mask.is(ValueKind::Bool) || mask.getInt() < 1 ||
+      mask.getInt() > 3)
+    return in.fail(p.node("rw_mask"),
+                   "T.tvm_access_ptr: rw_mask must be 1 (read), 2 (write) or "
+                   "3 (read and write), not " +
+                       in.toString(mask, true));
+  static const char *const access[] = {"", "r", "w", "rw"};
+  CallArgs args;
+  args.pos = {data, in.heap.strNoCopy(access[mask.getInt()])};
+  args.posNodes = {p.node("data"), p.node("rw_mask")};
+  args.kw = {{"offset", p.getOr("offset", Value::integer(0))},
+             {"extent", p.getOr("extent", Value::none())}};
+  args.kwNodes = {p.node("offset"), p.node("extent")};
+  return in.callPrimitive(lang::getBuiltin(BuiltinId::AccessPtr), args, p.call);
+}
+
 std::optional<Value> Interpreter::callIntrinsicPrimitive(const PArgs &p) {
+  if (p.info.id == BuiltinId::TvmAccessPtr)
+    return tvmAccessPtr(*this, p);
+  if (p.info.id == BuiltinId::AnnotateSafeValue && tracing()) {
+    // TileLang keeps any expression as a tensor's safe value; a constant
+    // one (T.cast(-0.0, dtype), folded in the element's dtype) is the
+    // number the targets read from the map, -0.0 with its sign.
+    Value m = p.getOr("safe_value_map", Value::none());
+    if (m.isAbrupt())
+      return m;
+    if (m.is(ValueKind::Dict)) {
+      std::string text = "{";
+      for (auto &[key, value] : m.as<DictObj>()->items) {
+        if (key.isAbrupt() || value.isAbrupt())
+          return Value::poison();
+        Value v = value;
+        mlir::Value x =
+            v.is(ValueKind::Expr) ? v.as<ExprObj>()->value : mlir::Value();
+        mlir::FloatAttr f;
+        mlir::IntegerAttr i;
+        if (x && mlir::matchPattern(x, mlir::m_Constant(&f)))
+          v = Value::floating(f.getValueAsDouble());
+        else if (x && mlir::matchPattern(x, mlir::m_Constant(&i)))
+          v = Value::integer(i.getType().isInteger(1)
+                                 ? int64_t(i.getValue().getZExtValue())
+                                 : i.getValue().getSExtValue());
+        if (text.size() > 1)
+          text += ", ";
+        text += toString(key) + ": " + toString(v);
+      }
+      text += "}";
+      auto &B = ir->b;
+      tile::IntrinsicOp::create(B, ir->loc(p.call), mlir::TypeRange(),
+                                B.getStringAttr(p.info.name),
+                                mlir::ValueRange(), B.getArrayAttr({}),
+                                B.getDictionaryAttr(B.getNamedAttr(
+                                    "safe_value_map", B.getStringAttr(text))));
+      return Value::none();
+    }
+  }
   if (p.info.id == BuiltinId::TvmThreadAllreduce && tracing())
     return threadAllreduce(*this, p);
   if (p.info.id == BuiltinId::PtxLdmatrix)

@@ -43,6 +43,26 @@ Value tlc::eval::makeRangeLoop(Interpreter &in, const PArgs &p,
   for (Value v : {loop->starts[0], loop->stops[0], loop->steps[0]})
     if (v.isAbrupt())
       return v;
+  // unroll_factor=n: TileLang's `pragma_unroll_factor` annotation of the
+  // loop (`#pragma unroll n`), on T.unroll and, in the TileLang versions
+  // whose T.serial takes it, on T.serial.
+  if (std::optional<Value> f = p.get("unroll_factor"); f && !f->isNone()) {
+    if (f->isAbrupt())
+      return *f;
+    if (!f->isIntLike() || f->is(ValueKind::Bool) || f->getInt() < 0)
+      return in.fail(p.node("unroll_factor"),
+                     p.info.name +
+                         ": unroll_factor must be a non-negative "
+                         "integer constant, not " +
+                         in.toString(*f, true));
+    if (kind == LoopKind::Unroll && p.flag("explicit", false)) {
+      in.errorAs("ValueError", p.node("unroll_factor").range(),
+                 "T.unroll's explicit and unroll_factor params are mutually "
+                 "exclusive.");
+      return Value::poison();
+    }
+    loop->unrollFactor = f->getInt();
+  }
   if (kind == LoopKind::Pipelined) {
     Value ns = p.getOr("num_stages", Value::integer(0));
     loop->numStages = ns.isIntLike() ? ns.getInt() : 0;

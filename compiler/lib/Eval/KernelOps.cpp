@@ -185,6 +185,33 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
         initValue = ir->convert(s.value, want, ir->loc(at),
                                 s.dtype.isUnsignedInteger());
     }
+    // In a T.Parallel body every iteration has its own scalar (TileLang
+    // lowers it to a local of the thread running the iteration). A
+    // parallel body holds no allocation, so the variable is allocated
+    // before the outermost enclosing T.Parallel and its initial value is
+    // stored where the call stands, in every iteration.
+    mlir::Operation *outerParallel = nullptr;
+    if (tracing())
+      for (mlir::Operation *o = ir->b.getInsertionBlock()->getParentOp();
+           o && !mlir::isa<tile::KernelOp, tile::FuncOp>(o);
+           o = o->getParentOp())
+        if (mlir::isa<tile::ParallelOp>(o))
+          outerParallel = o;
+    if (outerParallel) {
+      BufferObj *b;
+      {
+        mlir::OpBuilder::InsertionGuard guard(ir->b);
+        ir->b.setInsertionPoint(outerParallel);
+        b = makeBuffer("", {syms.constant(1)}, *dtype, MemoryScope::LocalVar,
+                       at, false, mlir::Value());
+      }
+      if (initValue) {
+        mlir::Location l = ir->loc(at);
+        tile::StoreOp::create(ir->b, l, initValue, b->value,
+                              mlir::ValueRange{ir->constIndex(0, l)});
+      }
+      return Value::object(ValueKind::Buffer, b);
+    }
     BufferObj *b = makeBuffer("", {syms.constant(1)}, *dtype,
                               MemoryScope::LocalVar, at, false, initValue);
     return Value::object(ValueKind::Buffer, b);

@@ -585,6 +585,7 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   }
   k.blockVars = vars;
   k.gridExtents.assign(frame->grid.begin(), frame->grid.end());
+  k.clusterDims.assign(frame->clusterDims.begin(), frame->clusterDims.end());
   // T.MixedKernel: `as (bx, sid)` binds the vector sub-core's index too,
   // and marks the kernel as written for Ascend.
   auto sids = mixedKernelSids.find(frame);
@@ -836,6 +837,8 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
         return Flow::Normal;
       }
       auto op = tile::ForOp::create(ir->b, l, lb, ub, st, kind);
+      if (loop->unrollFactor)
+        op.setUnrollFactorAttr(ir->b.getI64IntegerAttr(*loop->unrollFactor));
       inner = &op.getBody().front();
       vars.push_back(makeVar(inner->getArgument(0), d));
       ir->b.setInsertionPointToEnd(inner);

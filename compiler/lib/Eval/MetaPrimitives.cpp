@@ -86,6 +86,31 @@ Value Interpreter::callMetaPrimitive(const PArgs &p) {
       return v;
     return fail(p.node("value"), "unknown dtype " + toString(v, true));
   }
+  case BuiltinId::TypeAnnotation: {
+    // TVMScript's T.type_annotation(dtype): the dtype, where an expression
+    // is expected (the ptype of T.tvm_access_ptr).
+    Value v = p.getOr("dtype", Value::none());
+    if (v.isAbrupt())
+      return v;
+    if (std::optional<lang::DType> t = toDType(v, p.node("dtype")))
+      return Value::dtype(*t);
+    return fail(p.node("dtype"), "unknown dtype " + toString(v, true));
+  }
+  case BuiltinId::Bind: {
+    // `x = T.bind(expr)`: TVMScript's let binding. The new variable is the
+    // value, of type_annotation's dtype where one is given.
+    Value v = p.getOr("value", Value::none());
+    Value t = p.getOr("type_annotation", Value::none());
+    if (v.isAbrupt() || t.isNone())
+      return v;
+    if (t.isAbrupt())
+      return t;
+    std::optional<lang::DType> dt = toDType(t, p.node("type_annotation"));
+    if (!dt)
+      return fail(p.node("type_annotation"),
+                  "unknown dtype " + toString(t, true));
+    return castTo(v, *dt, at);
+  }
   case BuiltinId::AnnotatePassConfigs:
     if (instance)
       readPassConfigs(p.getOr("configs", Value::none()), instance->annotated);

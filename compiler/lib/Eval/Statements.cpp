@@ -314,7 +314,19 @@ Flow Interpreter::execIf(Node stmt) {
       return execBody(stmt, Field::orelse);
     }
     warnUnknownCondition(c, test, "the `if` branch is assumed");
-    return execBody(stmt, Field::body);
+    ++assumedBranchDepth();
+    Flow f = execBody(stmt, Field::body);
+    --assumedBranchDepth();
+    if (f == Flow::Raise && assumedBranchDepth() == 0 &&
+        pending.type == "RecursionError") {
+      warning(test, "following the `if` branch assumed here recursed past "
+                    "the maximum call depth (" +
+                        llvm::Twine(options.maxCallDepth) +
+                        "): what it does is not analysed");
+      pending = {};
+      return Flow::Normal;
+    }
+    return f;
   }
   case Truth::True:
     return execBody(stmt, Field::body);

@@ -42,6 +42,12 @@ void forgetUncertainValues();
 /// True when \p v is a value tlc does not model, an uncertain list, or a
 /// tuple or list holding one.
 bool involvesUnmodelled(Value v);
+/// The `if` branches being run on an assumption (their condition is a
+/// value tlc does not model) around the code evaluated now, per evaluating
+/// thread. A call past the maximum depth there raises RecursionError
+/// (the assumption may be what recurses, isinstance of an opaque node in
+/// a tree visitor), which the outermost such branch ends as not analysed.
+unsigned &assumedBranchDepth();
 
 } // namespace tlc::eval
 

@@ -610,6 +610,9 @@ struct LoopFrameObj : Obj {
   /// together, PipelineSchedules.cpp).
   int64_t numStages = 0;
   Value order, stage, group;
+  /// T.serial / T.unroll(unroll_factor=n): the unroll hint n (tile.for's
+  /// unroll_factor); none otherwise.
+  std::optional<int64_t> unrollFactor;
   syntax::Node call;
   /// T.Persistent(domain, wave_size, index, group_size): the tile domain,
   /// the tiles per wave, this block's tile in a wave and the group of the
