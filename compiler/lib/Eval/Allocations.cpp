@@ -80,6 +80,11 @@ Value tlc::eval::makeTensorType(Interpreter &in, const PArgs &p,
         t->strides.push_back(e.getSym());
       else if (e.is(ValueKind::Expr) && e.as<ExprObj>()->sym)
         t->strides.push_back(e.as<ExprObj>()->sym);
+      // A stride tlc cannot evaluate (`x.stride(0)` of a torch view) is
+      // the argument's own at run time, as an opaque extent is: a symbol
+      // of the kernel (makeTensorFromAnnotation).
+      else if (e.is(ValueKind::Opaque))
+        t->strides.push_back(SymExpr());
       else if (e.isIntLike())
         return in.fail(at, "negative stride " + llvm::Twine(e.getInt()));
       else

@@ -696,6 +696,7 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
   // `configs=` may be a function: TileLang's tuner calls it with the call's
   // arguments, or with none when that fails.
   Value tuned = jit->autotuneConfigs;
+  llvm::StringRef unknownConfig;
   if (tuned.is(ValueKind::Function) || tuned.isObj(ObjKind::Partial)) {
     CallArgs callArgs = args;
     Value r = call(tuned, callArgs, at);
@@ -708,6 +709,11 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
       pending = {};
     tuned = r.isSequence() ? r : Value::none();
   }
+  bool configsUnknown = !jit->autotuneConfigs.isNone() &&
+                        (!tuned.isSequence() || getElems(tuned).empty() ||
+                         llvm::any_of(getElems(tuned), [](Value c) {
+                           return !c.is(ValueKind::Dict);
+                         }));
   for (size_t i = args.pos.size(); i < fn->params.size(); ++i) {
     llvm::StringRef name = fn->params[i].identifier();
     if (args.keyword(name))
@@ -733,6 +739,13 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
             fromConfig = true;
           }
     }
+    // A parameter the tuner fills (a None default) from configs tlc could
+    // not evaluate (the carver's recommend_hints; a loop over its unknown
+    // hints leaves the list empty): TileLang runs the factory only with a
+    // configuration, never with the None.
+    if (!fromConfig && i >= firstDefault && configsUnknown &&
+        fn->defaults[i - firstDefault].isNone() && unknownConfig.empty())
+      unknownConfig = name;
     if (!fromConfig && i >= firstDefault)
       continue;
     if (v.isNone() && !fromConfig) {
@@ -742,6 +755,17 @@ Value Interpreter::callJit(JitFunctionObj *jit, CallArgs &argsIn, Node at,
     }
     args.kw.push_back({name, v});
     args.kwNodes.push_back(at);
+  }
+  if (!unknownConfig.empty()) {
+    // Said once, at the call (not again for the factory's own trace).
+    if (!tracingDefaults)
+      report(Severity::Remark, at.range(),
+             "tlc cannot evaluate the autotune configs of '" + fn->name +
+                 "', so it does not trace this call: its parameter '" +
+                 unknownConfig +
+                 "' is only ever given by a configuration (its default "
+                 "is None)");
+    return heap.opaque("JITKernel");
   }
   // The label names the completed arguments: `matmul(M=M, ...)` says which
   // parameters stayed symbols or came from an autotune config.

@@ -98,6 +98,20 @@ static void indexGlobals(
   }
 }
 
+/// True for `if __name__ == "__main__":` (either operand order or quote).
+static bool isMainGuard(Node stmt) {
+  if (stmt.kind() != NodeKind::If)
+    return false;
+  Node test = stmt.child(Field::test);
+  if (!test || test.kind() != NodeKind::Compare)
+    return false;
+  std::string t;
+  for (char c : test.text())
+    if (!llvm::isSpace(c))
+      t += c == '\'' ? '"' : c;
+  return t == "__name__==\"__main__\"" || t == "\"__main__\"==__name__";
+}
+
 Interpreter::Interpreter(const syntax::SyntaxTree &tree,
                          mlir::MLIRContext &ctx, const EvalOptions &options,
                          FileAnalysis &out)
@@ -118,8 +132,12 @@ Interpreter::Interpreter(const syntax::SyntaxTree &tree,
   }
   for (Node stmt : topLevel) {
     indexGlobals(stmt, globalDefs);
-    // Imports guarded by try/if at top level are common.
-    if (stmt.kind() == NodeKind::Try || stmt.kind() == NodeKind::If)
+    // Imports guarded by try/if at top level are common. Names bound in
+    // the `__main__` block are not the module's when it does not run
+    // (--defines-only: the module is imported, as by the Python package).
+    if (stmt.kind() == NodeKind::Try ||
+        (stmt.kind() == NodeKind::If &&
+         (options.runMain || !isMainGuard(stmt))))
       for (Node inner : stmt.children(Field::body))
         indexGlobals(inner, globalDefs);
   }
@@ -369,17 +387,30 @@ Value Interpreter::lookupModuleGlobal(llvm::StringRef name) {
   return it != moduleEnv->vars.end() ? it->second : Value::poison();
 }
 
+/// In a kernel instance, an opaque value that is an extent of one of its
+/// parameters (`dhidden` from a config dict in `T.Tensor((n, dhidden))`)
+/// reads as that extent's symbol, so arithmetic on it (`T.ceildiv(dhidden,
+/// block)`) is an expression over the symbol rather than unknown.
+static Value opaqueAsExtent(Interpreter &in, Value v) {
+  if (!in.instance || !v.is(ValueKind::Opaque))
+    return v;
+  auto it = in.opaqueExtentSymbols.find({in.instance, v.as<OpaqueObj>()});
+  if (it == in.opaqueExtentSymbols.end())
+    return v;
+  return Value::sym(in.syms.symbol(it->second));
+}
+
 Value Interpreter::lookup(llvm::StringRef name, Node at) {
   for (Env *e = env; e; e = e->parent) {
     auto it = e->vars.find(name);
     if (it != e->vars.end())
-      return it->second;
+      return opaqueAsExtent(*this, it->second);
     if (e == moduleEnv)
       break;
   }
   Value v = lookupModuleGlobal(name);
   if (!v.isPoison())
-    return v;
+    return opaqueAsExtent(*this, v);
   v = lookupBuiltinName(name);
   if (!v.isPoison())
     return v;

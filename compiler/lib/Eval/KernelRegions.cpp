@@ -15,6 +15,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -449,17 +450,28 @@ Value Interpreter::makeTensorFromAnnotation(Value ann, llvm::StringRef name,
       dtype = *d;
   }
   BufferObj *b = makeBuffer(name, shape, dtype, t->scope, at, true);
+  // A stride tlc cannot evaluate is a dynamic symbol `NAME_strideD`, bound
+  // from the argument's stride at launch.
+  llvm::SmallVector<SymExpr, 4> strides(t->strides.begin(), t->strides.end());
+  for (auto [d, s] : llvm::enumerate(strides)) {
+    if (s || name.empty())
+      continue;
+    llvm::StringRef sym =
+        heap.copyString((name + "_stride" + llvm::Twine(d)).str());
+    symbolKinds[sym] = /*Dynamic=*/0;
+    s = syms.symbol(sym);
+  }
   // Strides other than the dense row-major ones (a transposed view, a
   // padded row pitch) are the parameter's `tile.strides`.
   SymExpr dense = syms.constant(1);
   bool rowMajor = true;
-  for (size_t d = t->strides.size(); d-- > 0 && rowMajor;) {
-    rowMajor = t->strides[d] && dense &&
-               syms.equal(t->strides[d], dense).value_or(false);
+  for (size_t d = strides.size(); d-- > 0 && rowMajor;) {
+    rowMajor =
+        strides[d] && dense && syms.equal(strides[d], dense).value_or(false);
     dense = shape[d] ? syms.mul(dense, shape[d]) : SymExpr();
   }
   if (!rowMajor) {
-    b->strides = t->strides;
+    b->strides.assign(strides.begin(), strides.end());
     ir->setParamAttr(b->value, "tile.strides", ir->stridesAttr(b->strides));
     // A symbolic stride is a symbol of the kernel (bound from the
     // argument's stride at launch).
@@ -647,6 +659,25 @@ Flow Interpreter::execKernel(KernelFrameObj *frame, Node withNode,
   return f;
 }
 
+/// Makes \p v available before \p loop: true when it is defined outside the
+/// loop, or by side-effect-free operations of the loop's body that use only
+/// such values (an extent computed from kernel parameters in the enclosing
+/// iteration), which move before the loop. A value that depends on the
+/// loop's variables stays where it is (false).
+static bool hoistAbove(mlir::Operation *loop, mlir::Value v) {
+  if (!loop->isAncestor(v.getParentBlock()->getParentOp()))
+    return true;
+  mlir::Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != &loop->getRegion(0).front() ||
+      def->getNumRegions() || !mlir::isMemoryEffectFree(def))
+    return false;
+  for (mlir::Value operand : def->getOperands())
+    if (!hoistAbove(loop, operand))
+      return false;
+  def->moveBefore(loop);
+  return true;
+}
+
 Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   Node call = loop->call;
   // Loops may also be written at the function level (raw TIR style, and
@@ -677,6 +708,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
     return Flow::Normal;
   }
   bool writtenParallel = loop->loopKind == LoopKind::Parallel;
+  tile::ParallelOp fuseInto;
   if (writtenParallel && inParallel) {
     // Only a T.Parallel that is the whole body of an enclosing T.Parallel
     // extends its iteration space; one after other statements, or inside a
@@ -693,11 +725,29 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
                        "T.Parallel must be the whole body of the enclosing "
                        "T.Parallel (no other statement and no other loop "
                        "between them)");
-    // It runs its iterations in order in each outer iteration (TileLang
-    // merges the two into one loop nest; the results are the same).
-    // Partitioning both over the block's threads ran only the iterations
-    // where the two partitions met.
-    loop->loopKind = LoopKind::Serial;
+    // TileLang makes the two one parallel loop nest (its ParallelOp takes
+    // every T.Parallel directly nested in the first), so its dimensions
+    // are the enclosing loop's followed by this one's: the enclosing
+    // tile.parallel grows by them, and layout inference sees one loop over
+    // the whole tile. Extents that depend on the enclosing loop's variables
+    // (a triangular nest), or a loop layout given to either loop, keep the
+    // inner loop serial in each outer iteration (the results are the same;
+    // partitioning both over the block's threads would run only the
+    // iterations where the two partitions met).
+    auto enclosing = llvm::dyn_cast_or_null<tile::ParallelOp>(
+        ir->b.getInsertionBlock()->getParentOp());
+    auto extentOutside = [&](Value e) {
+      if (e.isIntLike() || e.is(ValueKind::Sym))
+        return true;
+      return e.is(ValueKind::Expr) && e.as<ExprObj>()->value &&
+             hoistAbove(enclosing, e.as<ExprObj>()->value);
+    };
+    if (continuous && enclosing && !enclosing.getLoopLayout() &&
+        !loop->loopLayout && loop->boundIndex.isNone() &&
+        llvm::all_of(loop->stops, extentOutside))
+      fuseInto = enclosing;
+    else
+      loop->loopKind = LoopKind::Serial;
   }
   llvm::SmallVector<Node, 3> names;
   targetNames(target, names);
@@ -757,6 +807,28 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   }
   switch (loop->loopKind) {
   case LoopKind::Parallel: {
+    if (fuseInto) {
+      llvm::SmallVector<mlir::OpFoldResult, 4> extents =
+          fuseInto.getMixedExtents();
+      {
+        mlir::OpBuilder::InsertionGuard guard(ir->b);
+        ir->b.setInsertionPoint(fuseInto);
+        for (Value e : loop->stops)
+          extents.push_back(toFold(e, call));
+      }
+      llvm::SmallVector<mlir::Value, 4> dynamicExtents;
+      llvm::SmallVector<int64_t, 4> staticExtents;
+      mlir::dispatchIndexOpFoldResults(extents, dynamicExtents, staticExtents);
+      fuseInto->setOperands(dynamicExtents);
+      fuseInto.setStaticExtentsAttr(ir->b.getDenseI64ArrayAttr(staticExtents));
+      mlir::Block &body = fuseInto.getBody().front();
+      llvm::SmallVector<Value, 3> vars;
+      for (unsigned i = 0; i < loop->stops.size(); ++i)
+        vars.push_back(makeVar(body.addArgument(ir->b.getIndexType(), l), i));
+      if (!bindVars(vars))
+        return Flow::Raise;
+      return runBody(&body, LoopKind::Parallel);
+    }
     llvm::SmallVector<mlir::OpFoldResult, 3> extents;
     for (Value e : loop->stops)
       extents.push_back(toFold(e, call));

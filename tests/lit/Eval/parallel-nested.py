@@ -1,13 +1,13 @@
 # A T.Parallel directly inside another (testing/python/language/
-# test_tilelang_language_nested_loop.py): the inner loop runs its
-# iterations in order in each outer iteration. Before, both loops were
+# test_tilelang_language_nested_loop.py) makes one loop nest with it, as
+# in TileLang (parallel-nested-one-nest.py). Before, both loops were
 # partitioned over the block's threads and the CUDA code ran only the
-# iterations where the partitions met (16 of 256 elements written). The
-# CPU target against NumPy; the CUDA code on the sim device against the
-# CPU target.
+# iterations where the partitions met (16 of 256 elements written); then
+# the inner loop ran serially. The CPU target against NumPy; the CUDA code
+# on the sim device against the CPU target.
 # RUN: tlc-build --emit=tile --kernel=nested2 %s | FileCheck %s
-# CHECK: tile.parallel (%i) in [16]
-# CHECK: tile.for %j
+# CHECK: tile.parallel (%i, %j) in [16, 16]
+# CHECK-NOT: tile.for
 # CHECK-NOT: tile.parallel
 # RUN: rm -rf %t && mkdir -p %t && tlc-build --target=cpu -o %t/cpu %s > /dev/null
 # RUN: tlc-run %t/cpu --seed 6 --save %t/out
