@@ -29,35 +29,6 @@ using lang::BuiltinId;
 // Meta-level and math primitives
 //===----------------------------------------------------------------------===//
 
-/// The name of the symbol that the T.dynamic call at \p site declares as
-/// \p name. Each T.dynamic call makes a new variable in TileLang (a fresh
-/// `tir.Var`), so two calls of one name are two kernel parameters that the
-/// generated code names apart (`size`, `size_1`); tlc keys symbols by name.
-/// The first call site declaring a name keeps it, and each other site gets
-/// the first free `name_N`. A site keeps its symbol when it runs again (the
-/// instance discovery calls the same factory for each instance). The claims
-/// live in \p kinds under keys no identifier spells: "\x01" + symbol name,
-/// and "\x01" + symbol name + "@" + site.
-static llvm::StringRef dynamicSymbolName(llvm::StringMap<int> &kinds,
-                                         Heap &heap, llvm::StringRef name,
-                                         syntax::Node site) {
-  std::string where =
-      "@" + std::to_string(reinterpret_cast<uintptr_t>(site.getTree())) + ":" +
-      std::to_string(site.range().begin);
-  for (unsigned n = 0;; ++n) {
-    std::string candidate =
-        n ? (name + "_" + llvm::Twine(n)).str() : name.str();
-    std::string claim = "\x01" + candidate;
-    if (kinds.count(claim + where))
-      return heap.copyString(candidate);
-    if (kinds.count(claim))
-      continue;
-    kinds[claim] = 0;
-    kinds[claim + where] = 0;
-    return heap.copyString(candidate);
-  }
-}
-
 /// Declares T.const / T.dynamic names.
 Value Interpreter::declareSymbols(const PArgs &p, int kind) {
   Value names = p.getOr("names", p.getOr("name", Value::none()));
@@ -73,10 +44,7 @@ Value Interpreter::declareSymbols(const PArgs &p, int kind) {
       w = w.trim();
       if (w.empty())
         continue;
-      llvm::StringRef name =
-          kind == /*Dynamic=*/0
-              ? dynamicSymbolName(symbolKinds, heap, w, p.call)
-              : heap.copyString(w);
+      llvm::StringRef name = heap.copyString(w);
       Value v;
       if (instance) {
         auto it = instance->constBindings.find(name);
