@@ -17,6 +17,7 @@
 #include "tlc/Dialect/Tile/IR/BufferEffects.h"
 #include "tlc/Dialect/Tile/IR/LoweringStatus.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/DescriptorRegions.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/SharedLayouts.h"
 
@@ -116,25 +117,11 @@ static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
   for (unsigned d = 0; d + 2 < rank; ++d)
     if (vt.getShape()[d] != 1)
       return std::nullopt;
-  // The region's offsets in the last two dimensions.
-  int64_t r0 = 0, c0 = 0;
-  for (Value cur = v; cur != alloc.getResult();) {
-    auto region = cur.getDefiningOp<RegionOp>();
-    cur = region.getSource();
-    if (cast<BufferType>(cur.getType()).getRank() != rank)
-      return std::nullopt;
-    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
-    for (unsigned d : {rank - 2, rank - 1}) {
-      std::optional<int64_t> c = getConstantIntValue(offsets[d]);
-      if (!c) {
-        if (why)
-          *why = "the region's offset in the last two dimensions is not a "
-                 "constant";
-        return std::nullopt;
-      }
-      (d == rank - 2 ? r0 : c0) += *c;
-    }
-  }
+  std::optional<std::pair<int64_t, int64_t>> start =
+      getRegionMatrixStart(v, alloc.getResult(), why);
+  if (!start)
+    return std::nullopt;
+  auto [r0, c0] = *start;
   auto refuse = [&](const std::string &text) -> std::optional<int64_t> {
     if (why)
       *why = text;

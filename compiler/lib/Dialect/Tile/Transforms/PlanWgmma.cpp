@@ -21,6 +21,7 @@
 #include "tlc/Dialect/Tile/IR/PassConfigs.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/DescriptorRegions.h"
 #include "tlc/Dialect/Tile/Transforms/LayoutInference.h"
 #include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/GemmLayouts.h"
@@ -108,22 +109,11 @@ static std::optional<int64_t> operandSwizzle(Value v, bool kMajor,
   // a panel's first column, or for the K of a K-major operand inside one
   // panel on a 16-byte boundary (as the instructions' K steps are).
   int64_t rank = t.getRank();
-  int64_t r0 = 0, c0 = 0;
-  for (Value cur = v; cur != root;) {
-    auto region = cur.getDefiningOp<RegionOp>();
-    cur = region.getSource();
-    SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
-    for (int64_t d : {rank - 2, rank - 1}) {
-      std::optional<int64_t> c = getConstantIntValue(offsets[d]);
-      if (!c) {
-        if (why)
-          *why = "the region's offset in the last two dimensions is not a "
-                 "constant";
-        return std::nullopt;
-      }
-      (d == rank - 2 ? r0 : c0) += *c;
-    }
-  }
+  std::optional<std::pair<int64_t, int64_t>> start =
+      getRegionMatrixStart(v, root, why);
+  if (!start)
+    return std::nullopt;
+  auto [r0, c0] = *start;
   int64_t elemBytes = bits / 8, width = rowBytes / elemBytes;
   int64_t cols = vt.getShape()[rank - 1];
   auto refuse = [&](const std::string &text) -> std::optional<int64_t> {
