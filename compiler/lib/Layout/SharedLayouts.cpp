@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Layout/SharedLayouts.h"
+#include "tlc/Layout/EnumerationLimit.h"
 #include "tlc/Layout/WgmmaLayouts.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -27,13 +29,11 @@ static bool validElementBits(unsigned bits) {
 /// row), has an element count that fits int64_t with room for the offsets
 /// these layouts form (a panel's `rows * width`, a stage's `rows * pitch`).
 static bool fitsOffsets(llvm::ArrayRef<int64_t> shape, int64_t lastExtent) {
-  int64_t n = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t e = d + 1 == shape.size() ? lastExtent : shape[d];
-    if (e <= 0 || llvm::MulOverflow(n, e, n))
-      return false;
-  }
-  return true;
+  llvm::SmallVector<int64_t> widened(shape.begin(), shape.end());
+  if (!widened.empty())
+    widened.back() = lastExtent;
+  int64_t n = numElementsSaturated(widened);
+  return n > 0 && n < std::numeric_limits<int64_t>::max();
 }
 
 static llvm::Error tooLarge(llvm::ArrayRef<int64_t> shape) {
