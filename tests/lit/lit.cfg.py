@@ -70,8 +70,18 @@ if glob.glob("/usr/local/cuda/lib64/libnvrtc.so*") and os.path.exists(
 # it in code that is not instrumented, and ran in the Release suite just
 # before: without `--param sanitize_device_compilers=1` they are
 # unsupported there (tlc's HIP and CUDA printers still run under the
-# sanitizers through the --emit tests). The sim device's tests stay.
+# sanitizers through the --emit tests).
 if "asan" in config.available_features and lit_config.params.get(
         "sanitize_device_compilers", "0") != "1":
     for feature in ("hip-toolchain", "nvcc", "nvrtc", "curand-host"):
         config.available_features.discard(feature)
+# The sim device's runs are the other large cost there: the generated kernel
+# calls back into the instrumented runtime on every load and store (4x to
+# 15x slower than Release). Outside tlc-run/ (the sim runtime's own tests,
+# whose lit.local.cfg keeps them) those runs check generated code that the
+# Release suite has just run; without `--param sanitize_sim=1` they are
+# unsupported, while the same tests' tlc-build lines still run.
+if "asan" in config.available_features and lit_config.params.get(
+        "sanitize_sim", "0") != "1" and "sim-compiler" in config.available_features:
+    config.available_features.discard("sim-compiler")
+    config.sim_compiler_kept_for_runtime = True
