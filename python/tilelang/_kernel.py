@@ -90,7 +90,61 @@ class _SourceModule:
         return f"Module({self.type_key})"
 
 
-class JITKernel:
+# TileLang's constructor keywords (tilelang/jit/kernel.py's JITKernel):
+# JITKernel(func, out_idx, execution_backend, target, target_host, verbose,
+# pass_configs, from_database, compile_flags).
+_TILELANG_INIT = ("func", "out_idx", "execution_backend", "target",
+                  "target_host", "verbose", "pass_configs", "from_database",
+                  "compile_flags")
+
+
+class _JITKernelType(type):
+    """Makes ``JITKernel(prim_func, out_idx=..., target=...)``, TileLang's
+    way to compile a program directly, build it as ``tilelang.compile``
+    does; the package's own construction (a build result and its manifest)
+    is unchanged."""
+
+    def __call__(cls, *args, **kwargs):
+        first = args[0] if args else kwargs.get("func")
+        if not _is_program(first) and "func" not in kwargs:
+            return super().__call__(*args, **kwargs)
+        given = dict(zip(_TILELANG_INIT, args))
+        for key, value in kwargs.items():
+            if key not in _TILELANG_INIT:
+                raise TypeError(
+                    f"JITKernel() got an unexpected keyword argument '{key}'")
+            if key in given:
+                raise TypeError(
+                    f"JITKernel() got multiple values for argument '{key}'")
+            given[key] = value
+        if len(args) > len(_TILELANG_INIT):
+            raise TypeError(f"JITKernel() takes at most {len(_TILELANG_INIT)} "
+                            f"arguments ({len(args)} given)")
+        if given.get("from_database"):
+            raise NotImplementedError(
+                "JITKernel(from_database=True) restores a kernel from "
+                "TileLang's kernel database; tlc's build cache does that for "
+                "tilelang.compile(func, ...) (TLC_CACHE_DIR)")
+        from ._compile import compile as build
+        return build(given.get("func"), out_idx=given.get("out_idx"),
+                     execution_backend=given.get("execution_backend"),
+                     target=given.get("target"),
+                     target_host=given.get("target_host"),
+                     verbose=given.get("verbose"),
+                     pass_configs=given.get("pass_configs"),
+                     compile_flags=given.get("compile_flags"))
+
+
+def _is_program(obj):
+    """Whether ``obj`` is what ``tilelang.compile`` builds: a prim_func, an
+    IRModule of one, a factory call's pending instance or a jit function."""
+    from ._compile import PendingInstance, PrimFunc
+    from ._ir_module import IRModule
+    from ._jit import JITFunction
+    return isinstance(obj, (PrimFunc, IRModule, PendingInstance, JITFunction))
+
+
+class JITKernel(metaclass=_JITKernelType):
     """A compiled kernel instance.
 
     Call it with the inputs (torch tensors; NumPy arrays too on the ``cpu``
@@ -105,6 +159,12 @@ class JITKernel:
     argument (a non-contiguous tensor runs on a dense copy; one the kernel
     writes is copied back after the launch).
     """
+
+    @classmethod
+    def from_tilelang_function(cls, tilelang_func, **kwargs):
+        """TileLang's ``JITKernel.from_tilelang_function(func, **kwargs)``:
+        ``JITKernel(func, **kwargs)``, the program compiled."""
+        return cls(tilelang_func, **kwargs)
 
     def __init__(self, build, manifest, target, out_idx=None,
                  input_names=None, return_names=None, source_file=None,

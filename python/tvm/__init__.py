@@ -11,8 +11,18 @@ import os
 import sys
 
 _here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_others = [p for p in sys.path
-           if os.path.abspath(p or os.curdir) != _here]
+
+
+def _tlc_python_dir(path):
+    """Whether ``path`` is this folder or another copy of tlc's ``python/``
+    (a staged copy and the checkout both on the path): its ``tvm`` is this
+    stand-in, not a real TVM, and loading it would load this one again."""
+    path = os.path.abspath(path or os.curdir)
+    return path == _here or os.path.isfile(
+        os.path.join(path, "tilelang", "_shims.py"))
+
+
+_others = [p for p in sys.path if not _tlc_python_dir(p)]
 _spec = importlib.machinery.PathFinder.find_spec("tvm", _others)
 if _spec is not None and _spec.loader is not None:
     _real = importlib.util.module_from_spec(_spec)

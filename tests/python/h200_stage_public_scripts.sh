@@ -16,8 +16,10 @@
 #
 # Every fetched file is staged at its upstream path (corpus/examples/cast/
 # example_per_token_cast_to_fp8.py), read from the fetch lists
-# (FETCH.txt: "NAME UPSTREAM-PATH ..." per line) of /work/corpus and
-# /work/corpus-tests, so a script imports the sibling modules of its own
+# (FETCH.txt or SOURCES.txt: "NAME UPSTREAM-PATH ..." per line) of the
+# folders CORPORA names (default: those of /work/corpus, /work/corpus-tests,
+# /work/corpus2, /work/corpus3, /work/corpus4 that exist; the one listing
+# an upstream path first gives its file), so a script imports the sibling modules of its own
 # upstream directory (examples/deepseek_v32/utils.py for sparse_mla_*,
 # examples/gdn/utils.py for gdn's) and relative sys.path entries
 # ("../flash_attention") resolve as upstream. go.sh runs each script in its
@@ -34,11 +36,12 @@
 # are left out, as in the fifth run. Modules of a package folder
 # (examples/KDA/FLA_KDA) are staged, not run.
 # EXTRA="DIR ..." names more fetched folders (each with its FETCH.txt, same
-# form), read before /work/corpus and /work/corpus-tests: a file they hold
+# form), read before the CORPORA folders: a file they hold
 # replaces the corpus's at the same upstream path (a newer revision), and
 # their scripts join the stage (STAGE/extra.txt lists their names).
 # STAGE/order.txt lists every script to run, the ones no run has listed
-# first (extra.txt, then the examples LOG does not name), then LOG's
+# first (extra.txt, then the examples LOG does not name but its
+# bench_/benchmark_/regression_ timing files), then LOG's
 # failures, then the rest of LOG's list: SCRIPTS="$(cat STAGE/order.txt)".
 set -e
 S=${1:-build-h200-python}
@@ -48,24 +51,36 @@ cp build/bin/tlc-build "$S/bin/" && strip "$S/bin/tlc-build"
 cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
+if [ -z "${CORPORA+x}" ]; then
+  CORPORA=$(for d in /work/corpus /work/corpus-tests /work/corpus2 /work/corpus3 \
+                     /work/corpus4; do [ -d "$d" ] && echo "$d"; done)
+fi
+EXTRA_N=$(echo ${EXTRA:-} | wc -w)
 python3 - "$S/corpus" "${LOG:-docs/perf/python-public-scripts-h200-run11.log}" \
-  "$S/scripts.txt" "$S/unresolved.txt" "$S/extra.txt" ${EXTRA:-} \
-  /work/corpus /work/corpus-tests <<'PY'
+  "$S/scripts.txt" "$S/unresolved.txt" "$S/extra.txt" "$EXTRA_N" ${EXTRA:-} \
+  $CORPORA <<'PY'
 import ast, collections, os, re, shutil, sys
 
-out, log, scripts_txt, unresolved_txt, extra_txt = sys.argv[1:6]
-del sys.argv[5]  # the source folders follow, as sys.argv[5:]
+out, log, scripts_txt, unresolved_txt, extra_txt, extra_n = sys.argv[1:7]
+del sys.argv[5:7]  # the source folders follow, as sys.argv[5:]
+def listing(src):
+    """The fetch list of SRC: FETCH.txt, or SOURCES.txt (NAME PATH COMMIT
+    SIZE, the flat corpora's), or None."""
+    for name in ("FETCH.txt", "SOURCES.txt"):
+        if os.path.exists(os.path.join(src, name)):
+            return os.path.join(src, name)
+    return None
 extra_paths = set()
-for src in sys.argv[5:-2]:
-    for line in open(os.path.join(src, "FETCH.txt")):
+for src in sys.argv[5:5 + int(extra_n)]:
+    for line in open(listing(src)):
         if len(line.split()) > 1:
             extra_paths.add(line.split()[1])
 left_out = {"examples/gemm_sm100/gemm_tcgen5mma_ws_persistent.py",
             "examples/gemm_sm100/gemm_mxfp8_blockscaled_1d1d.py"}
 staged = {}  # upstream path -> local file
 for src in sys.argv[5:]:
-    fetch = os.path.join(src, "FETCH.txt")
-    if not os.path.exists(fetch):
+    fetch = listing(src)
+    if fetch is None:
         continue
     for line in open(fetch):
         parts = line.split()
@@ -77,7 +92,7 @@ for src in sys.argv[5:]:
         # examples__DIR__FILE (no .py) or the file's own name (NAME.py,
         # FLA_KDA/NAME.py), in either folder.
         for cand in (name + ".py", name):
-            for root in sys.argv[5:]:
+            for root in [src] + sys.argv[5:]:  # its own folder first
                 local = os.path.join(root, cand)
                 if cand.endswith(".py") and os.path.isfile(local):
                     staged.setdefault(path, local)
@@ -195,9 +210,13 @@ open(extra_txt, "w").write("".join(n + "\n" for n in extra))
 # left out), then LOG's failures, then the rest of LOG's list.
 other_devices = ("examples/ascend/", "examples/amd/", "examples/gemm_sm100/",
                  "examples/blackwell_sm100/", "examples/gemm_tcgen05/")
+# Upstream's bench_* / benchmark_* / regression_* files time the examples
+# (no reference check of their own): not among the new ones.
+timing_only = ("bench_", "benchmark_", "regression_")
 new = [n for n in runnable if n not in names and n not in extra and
        index[n].startswith("examples/") and
-       not index[n].startswith(other_devices)]
+       not index[n].startswith(other_devices) and
+       not os.path.basename(index[n]).startswith(timing_only)]
 failed = []
 if os.path.exists(log):
     for line in open(log):
