@@ -111,35 +111,15 @@ Value tlc::eval::makeTensorType(Interpreter &in, const PArgs &p,
   return Value::object(ValueKind::Object, t);
 }
 
-/// True when the body of \p def calls T.Kernel (or another launch frame
-/// whose name ends in `Kernel`) somewhere.
-static bool launchesKernel(Node def) {
-  bool found = false;
-  for (Node stmt : def.children(Field::body))
-    syntax::walk(stmt, [&](Node n) {
-      if (n.kind() == NodeKind::Call &&
-          n.child(Field::func).text().ends_with("Kernel")) {
-        found = true;
-        return syntax::WalkResult::Interrupt;
-      }
-      return syntax::WalkResult::Advance;
-    });
-  return found;
-}
-
 /// T.alloc_* with a shape.
 Value tlc::eval::allocate(Interpreter &in, const PArgs &p, MemoryScope scope) {
   // A prim_func with no launch at all (TIR written for TVM's own passes,
   // e.g. the body an intrinsic emitter fills): TileLang accepts its
-  // allocations, but there is no kernel to analyse them in.
+  // allocations, but there is no kernel to analyse them in (checkInKernel
+  // warns once per function).
   if (!lang::isGlobalScope(scope) && !in.kernel && in.tracing() &&
-      in.instance->def && !launchesKernel(in.instance->def)) {
-    in.warning(p.call, p.info.name +
-                           " outside any T.Kernel, in a prim_func that "
-                           "launches none (TIR-level code): tlc does not "
-                           "analyse this buffer or the code that uses it");
+      in.checkInKernel(p.info.name, p.call))
     return Value::poison();
-  }
   // Plain Python outside any prim_func (a lambda a test keeps for later):
   // no IR is being built, so the call is an inert placeholder object,
   // which cannot be iterated (Comparisons.cpp iterate).

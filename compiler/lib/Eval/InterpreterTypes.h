@@ -165,6 +165,10 @@ struct InstanceCtx {
   /// binds) and was analysed as float32: a check that depends on the
   /// dtype's class is then not the program's error (dtypeCheckFailed).
   bool assumedDType = false;
+  /// The instance is a prim_func that launches no kernel (TIR written for
+  /// TVM's passes) and tlc has warned once that its tile code is not
+  /// analysed (checkInKernel).
+  bool warnedNotKernel = false;
 };
 
 /// One parameter of a traced prim_func as the caller of its compiled kernel

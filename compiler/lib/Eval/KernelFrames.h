@@ -18,6 +18,8 @@ namespace tlc::eval {
 
 /// `T.Tensor(shape, dtype)` and friends used as a type (Allocations.cpp).
 Value makeTensorType(Interpreter &in, const PArgs &p, lang::MemoryScope scope);
+/// T.auto_alloc: an allocation in the scope its uses imply (AutoScope.cpp).
+Value autoAllocate(Interpreter &in, const PArgs &p);
 /// A loop frame of \p kind from (start, stop, step) arguments
 /// (KernelFrames.cpp).
 Value makeRangeLoop(Interpreter &in, const PArgs &p, LoopKind kind);

@@ -62,8 +62,45 @@ static bool computesOnElements(lang::BuiltinId id) {
   }
 }
 
+/// The primitives TileLang's frontend refuses on a buffer whose scope is
+/// still "auto" (T.auto_alloc; InferMemoryScope decides it only after the
+/// kernel is traced): reductions and T.print dispatch on the scope.
+static bool needsConcreteScope(lang::BuiltinId id) {
+  using lang::BuiltinId;
+  switch (id) {
+  case BuiltinId::ReduceMax:
+  case BuiltinId::ReduceMin:
+  case BuiltinId::ReduceSum:
+  case BuiltinId::ReduceAbssum:
+  case BuiltinId::ReduceAbsmax:
+  case BuiltinId::ReduceBitand:
+  case BuiltinId::ReduceBitor:
+  case BuiltinId::ReduceBitxor:
+  case BuiltinId::Reduce:
+  case BuiltinId::Print:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
   Node at = p.call;
+  if (needsConcreteScope(p.info.id))
+    for (const Value &v : p.args.pos) {
+      BufferObj *buf = v.is(ValueKind::Buffer)   ? v.as<BufferObj>()
+                       : v.is(ValueKind::Region) ? v.as<RegionObj>()->buffer
+                                                 : nullptr;
+      if (buf && buf->autoScope)
+        return raiseDefinite(
+            "ValueError",
+            p.info.name + " of '" + buf->name +
+                "', a T.auto_alloc buffer: its scope is 'auto' while the "
+                "kernel is traced (TileLang's InferMemoryScope decides it "
+                "afterwards), and this operation needs a concrete one; "
+                "allocate it with T.alloc_fragment or T.alloc_shared",
+            at);
+    }
   // Unpacked float codes are storage: TileLang has no arithmetic on them
   // and tlc no MMA that reads them (f8f6f4 kinds), so an operation that
   // computes with an operand's values refuses them (T.clear writes code 0,
@@ -156,6 +193,8 @@ std::optional<Value> Interpreter::callKernelPrimitive(const PArgs &p) {
     return allocate(*this, p, MemoryScope::Fragment);
   case BuiltinId::AllocLocal:
     return allocate(*this, p, MemoryScope::Local);
+  case BuiltinId::AutoAlloc:
+    return autoAllocate(*this, p);
   case BuiltinId::AllocGlobal:
     return allocate(*this, p, MemoryScope::Global);
   case BuiltinId::AllocBuffer:

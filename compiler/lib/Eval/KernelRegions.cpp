@@ -122,9 +122,53 @@ bool Interpreter::checkNotInParallel(llvm::StringRef what, Node at) {
   return false;
 }
 
+/// True when the body of \p def calls T.Kernel (or another launch frame
+/// whose name ends in `Kernel`) somewhere.
+static bool launchesKernel(Node def) {
+  bool found = false;
+  for (Node stmt : def.children(Field::body))
+    syntax::walk(stmt, [&](Node n) {
+      if (n.kind() == NodeKind::Call &&
+          n.child(Field::func).text().ends_with("Kernel")) {
+        found = true;
+        return syntax::WalkResult::Interrupt;
+      }
+      return syntax::WalkResult::Advance;
+    });
+  return found;
+}
+
 bool Interpreter::checkInKernel(llvm::StringRef what, Node at) {
   if (kernel)
     return false;
+  // A prim_func that launches no kernel at all is TIR written for
+  // TileLang's own passes (their unit tests build such functions and run
+  // one pass on them): TileLang parses its tile ops, allocations and
+  // pipelined loops. There is no kernel to analyse them in; one warning
+  // says so, and building the function is refused at its first tile op.
+  if (tracing() && instance && instance->def &&
+      instance->def.kind() == NodeKind::FunctionDef &&
+      !launchesKernel(instance->def)) {
+    if (!instance->warnedNotKernel) {
+      instance->warnedNotKernel = true;
+      warning(at, what + " outside any T.Kernel, in a prim_func that "
+                         "launches none (TIR-level code): tlc does not "
+                         "analyse this function's tile code");
+      if (ir) {
+        std::string why =
+            (what + " in a prim_func that launches no T.Kernel (TIR-level "
+                    "code, which tlc does not analyse)")
+                .str();
+        mlir::NamedAttribute option(ir->b.getStringAttr("what"),
+                                    ir->b.getStringAttr(why));
+        tile::IntrinsicOp::create(ir->b, ir->loc(at), mlir::TypeRange{},
+                                  ir->b.getStringAttr("tlc.unbuildable"),
+                                  mlir::ValueRange{}, ir->b.getStrArrayAttr({}),
+                                  ir->b.getDictionaryAttr({option}));
+      }
+    }
+    return true;
+  }
   error(at, what + " can only be used inside a T.Kernel region");
   return true;
 }
@@ -684,7 +728,7 @@ Flow Interpreter::execIRLoop(LoopFrameObj *loop, Node forNode, Node target) {
   // programs built for IR transforms); software pipelining needs the
   // kernel's shared memory.
   if (!kernel && loop->loopKind == LoopKind::Pipelined) {
-    error(call, "T.Pipelined can only be used inside a T.Kernel region");
+    checkInKernel("T.Pipelined", call);
     return Flow::Normal;
   }
   // A tile loop run by plain Python code (a macro called outside any

@@ -760,11 +760,26 @@ std::optional<Value> Interpreter::callObjectPrimitive(const PArgs &p) {
       o->whyOpaque = llvm::toString(f.takeError());
     return heap.obj(ObjKind::Layout, o);
   }
-  case BuiltinId::MakeWgmmaSwizzledLayout:
-  case BuiltinId::MakeTcgen05mmaSwizzledLayout:
   case BuiltinId::MakeFullBankSwizzledLayout:
   case BuiltinId::MakeHalfBankSwizzledLayout:
-  case BuiltinId::MakeQuarterBankSwizzledLayout:
+  case BuiltinId::MakeQuarterBankSwizzledLayout: {
+    // TileLang takes a buffer (or region), or its geometry as (stride,
+    // continuous, element_size): the rows, the elements of a row and the
+    // element's bits; other counts are its ValueError.
+    size_t n = p.rest("args").size();
+    if (n != 1 && n != 3)
+      return raise("ValueError",
+                   p.info.name +
+                       ": invalid arguments: expected a buffer or "
+                       "(stride, continuous, element_size), got " +
+                       llvm::Twine(n) + " arguments",
+                   at);
+    auto *o = heap.make<LayoutObj>();
+    o->description = p.info.getShortName();
+    return heap.obj(ObjKind::Layout, o);
+  }
+  case BuiltinId::MakeWgmmaSwizzledLayout:
+  case BuiltinId::MakeTcgen05mmaSwizzledLayout:
   case BuiltinId::MakeVoltaSwizzledLayout:
   case BuiltinId::MakeFullyReplicatedLayoutFragment: {
     auto *o = heap.make<LayoutObj>();

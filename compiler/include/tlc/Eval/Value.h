@@ -440,6 +440,11 @@ struct BufferObj : Obj {
   /// holding the value of each of its lanes, which a store to a region of as
   /// many elements (`A[0, 4:8] = b`) writes back lane by lane.
   bool vectorLet = false;
+  /// Allocated by T.auto_alloc: `scope` is the one inferred from the
+  /// buffer's uses (AutoScope.cpp), and the primitives TileLang's frontend
+  /// refuses on a buffer whose scope is still 'auto' (T.reduce_*, T.print)
+  /// raise its ValueError.
+  bool autoScope = false;
   /// For an Ascend MX scale-factor handle (T.alloc_l0a_sf / T.alloc_l0b_sf):
   /// the L0A / L0B data tile it is bound to; null for other buffers.
   BufferObj *sfDataTile = nullptr;
