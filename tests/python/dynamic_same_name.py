@@ -6,10 +6,9 @@
 # and an output shaped by the second symbol gets the second length. On the
 # CPU target, against NumPy. corpus44 G15.
 #
-# NEEDS the evaluator change of branch eval45 (G15: same-named T.dynamic
-# declarations become distinct symbols). With tlc's merged symbol every
-# check below fails: the call is refused ("argument 'b' ... must have shape
-# (size,)") because both tensors name one symbol.
+# With one merged symbol every check below fails: the call is refused
+# ("argument 'b' ... must have shape (size,)") because both tensors name
+# one symbol. tlc names the two apart within the kernel (`size`, `size_1`).
 
 import numpy as np
 import tilelang

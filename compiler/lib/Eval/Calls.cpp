@@ -353,6 +353,13 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
           torchDefaultDType = *t;
           return Value::none();
         }
+      // TVM's registry of operators, `tvm.ir.Op.get("tl.prefetch_tma_
+      // descriptor")` (tvm.tir.op.Op, tvm.tirx.op.Op): the operator is its
+      // name where T.call_intrin takes it.
+      if ((d.starts_with("tvm.") || d.starts_with("tilelang.tvm.")) &&
+          d.ends_with(".Op.get") && args.pos.size() == 1 && args.kw.empty() &&
+          args.pos[0].isStr())
+        return args.pos[0];
       if (d == "tilelang.autotuner.AutoTuner.from_kernel" ||
           d == "tilelang.AutoTuner.from_kernel")
         return autotunerFromKernel(args, at);
@@ -400,12 +407,19 @@ Value Interpreter::call(Value callee, CallArgs &args, Node at) {
     return Value::object(ValueKind::Opaque, o);
   }
   case ValueKind::DType: {
+    lang::DType calleeType = callee.getDType();
+    // TVMScript's T.handle(dtype=None, storage_scope="global"): the type of
+    // a handle to that memory (`descriptor: T.handle("uint8x128",
+    // "grid_constant")`, a TMA descriptor passed by value), not a value.
+    if (calleeType.isHandle() &&
+        (args.pos.empty() || args.pos[0].isStr() || args.pos[0].isNone() ||
+         args.pos[0].is(ValueKind::DType)))
+      return callee;
     // T.float32(x): a typed constant or a conversion of an IR value.
     if (args.pos.empty())
       return Value::poison();
     // T.bfloat16x2(a, b): a vector of one value per lane, in lane order
     // (each converted to the element type).
-    lang::DType calleeType = callee.getDType();
     if (calleeType.isVector() && args.pos.size() > 1 &&
         args.pos.size() == size_t(calleeType.getLanes()) && tracing()) {
       const lang::BuiltinInfo *cast = lang::lookupBuiltin("T.cast");

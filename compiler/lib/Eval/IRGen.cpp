@@ -100,7 +100,7 @@ tile::BufferType IRGen::bufferType(llvm::ArrayRef<SymExpr> shape,
     else if (d.isConstant())
       dims.push_back(tile::Dim(*d.getConstant()));
     else
-      dims.push_back(tile::Dim::symbolic(ctx, d.str()));
+      dims.push_back(tile::Dim::symbolic(ctx, interp.instanceNamed(d).str()));
   }
   return tile::BufferType::get(ctx, dims, elementType(t),
                                static_cast<tile::MemoryScope>(scope));
@@ -135,9 +135,10 @@ void IRGen::setParamAttr(mlir::Value arg, llvm::StringRef name,
 mlir::ArrayAttr IRGen::stridesAttr(llvm::ArrayRef<SymExpr> strides) {
   llvm::SmallVector<mlir::Attribute, 4> elems;
   for (SymExpr s : strides)
-    elems.push_back(s.isConstant()
-                        ? mlir::Attribute(b.getI64IntegerAttr(*s.getConstant()))
-                        : mlir::Attribute(b.getStringAttr(s.str())));
+    elems.push_back(
+        s.isConstant()
+            ? mlir::Attribute(b.getI64IntegerAttr(*s.getConstant()))
+            : mlir::Attribute(b.getStringAttr(interp.instanceNamed(s).str())));
   return b.getArrayAttr(elems);
 }
 
@@ -218,9 +219,11 @@ mlir::Value IRGen::materialize(SymExpr e, mlir::Location l) {
   switch (n->kind) {
   case SymKind::Constant:
     return constIndex(n->value, l);
-  case SymKind::Symbol:
-    interp.noteSymbolUse(n->name);
-    return symbolValue(n->name, l);
+  case SymKind::Symbol: {
+    llvm::StringRef name = interp.symbolName(n);
+    interp.noteSymbolUse(name);
+    return symbolValue(name, l);
+  }
   case SymKind::Sum: {
     mlir::Value acc = n->value ? constIndex(n->value, l) : mlir::Value();
     for (const SymTerm &t : n->terms) {

@@ -224,6 +224,11 @@ Value Interpreter::tracePrimFunc(FunctionObj *fn, Node at,
     // traceDefaultInstances makes the one the -D bindings describe.
     if (!options.callSites && !tracingDefaults)
       return result;
+    // The functions running are called with real arguments (`build(256,
+    // 128)` returning `kernel_func(64)`): none of them gets a default
+    // instance with symbols in place of those arguments.
+    for (const auto &frame : callStack)
+      factoriesRun.insert(frame.first->name);
     FunctionObj *outer = callStack.back().first;
     kernelName = outer->name.str();
     label = closureLabel(outer, makeLabel(outer->name, *callStack.back().second));
@@ -878,7 +883,7 @@ void Interpreter::traceDefaultInstances() {
     if (stmt.kind() != NodeKind::FunctionDef || !containsPrimFunc(stmt))
       continue;
     llvm::StringRef name = stmt.identifier();
-    if (tracedLabels.count(name))
+    if (tracedLabels.count(name) || factoriesRun.count(name))
       continue;
     auto it = moduleEnv->vars.find(name);
     if (it == moduleEnv->vars.end() || !it->second.is(ValueKind::Function))

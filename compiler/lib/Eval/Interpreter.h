@@ -651,6 +651,19 @@ public:
   void noteSymbolUse(llvm::StringRef name);
   /// noteSymbolUse() for every symbol in \p e.
   void noteSymbols(SymExpr e);
+  /// Whether \p n is the symbol of one `T.dynamic` call: each call makes a
+  /// distinct symbol (a negative unique id), as TileLang makes a fresh
+  /// `tir.Var` per call whatever its name.
+  static bool isDynamicDecl(const SymNode *n);
+  /// The name symbol \p n has in the current instance's IR and hints: its
+  /// own, except for a T.dynamic symbol whose name another symbol of the
+  /// instance took first (`size_1`, `size_2`, ..., as TVM's printer names
+  /// two Vars of one name apart; InstanceCtx::dynamicNames).
+  llvm::StringRef symbolName(const SymNode *n);
+  /// \p e with each T.dynamic symbol replaced by the plain symbol of its
+  /// name in the current instance (symbolName): what the IR and the hints
+  /// print.
+  SymExpr instanceNamed(SymExpr e);
   Value primitiveAttr(const lang::BuiltinInfo &info, llvm::StringRef attr,
                       Node at);
   /// Converts a value to a dtype (DType value, string, torch dtype ...).
@@ -1020,6 +1033,14 @@ public:
   llvm::DenseSet<std::pair<uint32_t, unsigned>> reported;
   /// Kind (tile::SymbolKind) of every named symbol created so far.
   llvm::StringMap<int> symbolKinds;
+  /// The last unique id a T.dynamic symbol got (isDynamicDecl), counting
+  /// down from -1.
+  int64_t lastDynamicSymbol = 0;
+  /// Top-level functions that were running when an instance began (a
+  /// factory returning an inner function's prim_func, `return
+  /// kernel_func(block_M)`): the program called them, so
+  /// traceDefaultInstances makes no instance of them with symbols.
+  llvm::StringSet<> factoriesRun;
   /// Enclosing `with T.If(...)` frames: the tile.if op (null when the
   /// condition was known while tracing) and the known truth.
   struct TIRIf {

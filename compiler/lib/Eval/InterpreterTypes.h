@@ -142,6 +142,11 @@ struct InstanceCtx {
   mlir::Operation *func = nullptr;
   /// Symbol declarations of the function (name -> kind).
   llvm::SmallVector<std::pair<std::string, int>, 4> symbols;
+  /// The names the T.dynamic symbols the instance uses have in it
+  /// (Interpreter::symbolName): a symbol keeps its name unless another
+  /// symbol of this instance has it already. Per instance, so that kernels
+  /// of one file do not rename each other's symbols.
+  llvm::DenseMap<const SymNode *, std::string> dynamicNames;
   /// Bindings for T.const / T.dynamic names (from .compile kw and -D).
   llvm::StringMap<Value> constBindings;
   /// Number of hints emitted so far for this instance.

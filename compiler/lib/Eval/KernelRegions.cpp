@@ -52,6 +52,8 @@ void Interpreter::noteSymbols(SymExpr e) {
   case SymKind::Symbol:
     if (n->value == 0)
       noteSymbolUse(n->name);
+    else if (isDynamicDecl(n))
+      symbolName(n);
     return;
   case SymKind::Sum:
     for (const SymTerm &t : n->terms)
@@ -83,7 +85,7 @@ void Interpreter::addHint(TextRange range, llvm::StringRef name,
   h.kind = kind.str();
   for (SymExpr d : shape) {
     h.shapeIsInt.push_back(d && d.isConstant());
-    h.shape.push_back(d ? d.str() : "?");
+    h.shape.push_back(d ? instanceNamed(d).str() : "?");
   }
   if (dtype)
     h.dtype = dtype->getName();

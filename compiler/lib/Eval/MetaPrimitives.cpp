@@ -29,6 +29,39 @@ using lang::BuiltinId;
 // Meta-level and math primitives
 //===----------------------------------------------------------------------===//
 
+bool Interpreter::isDynamicDecl(const SymNode *n) {
+  return n && n->kind == SymKind::Symbol && n->value < 0;
+}
+
+llvm::StringRef Interpreter::symbolName(const SymNode *n) {
+  if (!isDynamicDecl(n) || !instance)
+    return n->name;
+  auto found = instance->dynamicNames.find(n);
+  if (found == instance->dynamicNames.end()) {
+    // TVM names two Vars of one name apart where they meet in one function
+    // (`size`, `size_1`); the first symbol of the instance keeps the name.
+    auto taken = [&](llvm::StringRef candidate) {
+      return llvm::any_of(instance->symbols,
+                          [&](const auto &s) { return s.first == candidate; });
+    };
+    std::string name = n->name.str();
+    for (unsigned i = 1; taken(name); ++i)
+      name = (n->name + "_" + llvm::Twine(i)).str();
+    instance->symbols.push_back({name, /*Dynamic=*/0});
+    found = instance->dynamicNames.try_emplace(n, std::move(name)).first;
+  }
+  // The context keeps a copy of the name for its lifetime.
+  return syms.symbol(found->second).getNode()->name;
+}
+
+SymExpr Interpreter::instanceNamed(SymExpr e) {
+  if (!e || !instance || e.isConstant())
+    return e;
+  return syms.substitute(e, [&](const SymNode *n) {
+    return isDynamicDecl(n) ? syms.symbol(symbolName(n)) : SymExpr();
+  });
+}
+
 /// Declares T.const / T.dynamic names.
 Value Interpreter::declareSymbols(const PArgs &p, int kind) {
   Value names = p.getOr("names", p.getOr("name", Value::none()));
@@ -60,7 +93,11 @@ Value Interpreter::declareSymbols(const PArgs &p, int kind) {
           v = *d;
       if (v.isNone()) {
         symbolKinds[name] = kind;
-        v = Value::sym(syms.symbol(name));
+        // Each T.dynamic call is a new variable (a fresh tir.Var in
+        // TileLang), whatever its name; T.const names one of the call.
+        v = Value::sym(kind == /*Dynamic=*/0
+                           ? syms.symbol(name, --lastDynamicSymbol)
+                           : syms.symbol(name));
       }
       values.push_back(v);
     }

@@ -203,9 +203,69 @@ bool Interpreter::toShape(Value v, llvm::SmallVectorImpl<SymExpr> &dims,
 // Dispatch
 //===----------------------------------------------------------------------===//
 
+/// Whether \p v can be a decorated function (what tilelang.autotune's first
+/// argument is in its current form).
+static bool isDecoratable(Value v) {
+  return v.is(ValueKind::Function) || v.is(ValueKind::NativeFn) ||
+         v.is(ValueKind::Primitive) || v.isObj(ObjKind::JitFunction) ||
+         v.isObj(ObjKind::Partial) || v.isObj(ObjKind::PrimFunc);
+}
+
+/// TileLang's older decorator, `tilelang.autotune(configs, keys, warmup,
+/// rep, timeout)` (configs first; `keys` names the tuned parameters, which
+/// the configurations give anyway): \p args rewritten as the current
+/// form's call, `configs=` and no `keys`. A TypeError where the positional
+/// arguments fit neither form; nullopt otherwise.
+static std::optional<Value> legacyAutotune(Interpreter &in, CallArgs &args,
+                                           Node at) {
+  auto keywordAt = [&](llvm::StringRef name) -> int {
+    for (auto [i, kv] : llvm::enumerate(args.kw))
+      if (kv.first == name)
+        return int(i);
+    return -1;
+  };
+  Value first = args.positional(0, Value::none());
+  // A value from outside TileLang is the configs when the rest of the call
+  // is the older form's.
+  if (!first.isNone() && !isDecoratable(first) && !first.isAbrupt() &&
+      (!first.is(ValueKind::Opaque) || args.pos.size() > 1 ||
+       keywordAt("keys") >= 0)) {
+    static constexpr llvm::StringLiteral names[] = {"configs", "keys", "warmup",
+                                                    "rep", "timeout"};
+    if (args.pos.size() > std::size(names))
+      return in.raiseDefinite(
+          "TypeError",
+          "autotune() takes from 1 to 5 positional arguments "
+          "but " +
+              llvm::Twine(args.pos.size()) + " were given",
+          at);
+    for (auto [i, v] : llvm::enumerate(args.pos)) {
+      if (keywordAt(names[i]) >= 0)
+        return in.raiseDefinite(
+            "TypeError",
+            "autotune() got multiple values for argument '" + names[i] + "'",
+            at);
+      args.kw.push_back({names[i], v});
+      args.kwNodes.push_back(i < args.posNodes.size() ? args.posNodes[i] : at);
+    }
+    args.pos.clear();
+    args.posNodes.clear();
+  }
+  int keys = keywordAt("keys");
+  if (keys >= 0) {
+    args.kw.erase(args.kw.begin() + keys);
+    if (size_t(keys) < args.kwNodes.size())
+      args.kwNodes.erase(args.kwNodes.begin() + keys);
+  }
+  return std::nullopt;
+}
+
 Value Interpreter::callPrimitive(const lang::BuiltinInfo &info,
                                  CallArgs &args, Node at) {
   const lang::BuiltinInfo &canon = info.getCanonical();
+  if (canon.id == BuiltinId::Autotune)
+    if (std::optional<Value> r = legacyAutotune(*this, args, at))
+      return *r;
   // Decorators used as plain calls: T.prim_func(f), T.macro(f).
   if (canon.id == BuiltinId::PrimFunc || canon.id == BuiltinId::Macro) {
     // Called with options only (`@T.prim_func(generator=True)`,
