@@ -646,13 +646,19 @@ tlc::layout::wgmmaGrid(const GemmConfig &config) {
   llvm::Expected<WarpPartition> p = gemmWarpPartition(config);
   if (!p)
     return p.takeError();
+  return wgmmaGridOn(config, *p);
+}
+
+tlc::layout::WgmmaGrid
+tlc::layout::wgmmaGridOn(const GemmConfig &config,
+                         const WarpPartition &partition) {
   WgmmaGrid grid;
-  grid.partition = *p;
-  grid.groups = p->warpRows / 4;
+  grid.partition = partition;
+  grid.groups = partition.warpRows / 4;
   if (grid.groups > 0 && config.m % (grid.groups * 64))
     grid.groups = 0;
-  if (p->warpCols > 0 && config.n % p->warpCols == 0) {
-    grid.warpN = config.n / p->warpCols;
+  if (partition.warpCols > 0 && config.n % partition.warpCols == 0) {
+    grid.warpN = config.n / partition.warpCols;
     grid.instrN = wgmmaInstructionN(grid.warpN);
     if (!config.transB)
       grid.bMnStep = grid.instrN;

@@ -62,6 +62,12 @@ struct WgmmaGrid {
 /// (selectGemmInstr); an error where no warp partition fits.
 llvm::Expected<WgmmaGrid> wgmmaGrid(const GemmConfig &config);
 
+/// The warpgroup grid of \p config on the warps \p partition: wgmmaGrid's
+/// own partition, or the one an accumulator was laid out on (an annotated
+/// accumulator takes the grid of the policy that gives its layout). The
+/// instruction N and the warpgroup tiles are computed here only.
+WgmmaGrid wgmmaGridOn(const GemmConfig &config, const WarpPartition &partition);
+
 /// makeGemmABLayoutHopper()'s layout for an operand whose instructions start
 /// every \p mnStep elements along its contiguous M/N (0: a K-major operand,
 /// or no constraint): the widest swizzle whose atom row divides \p mnStep,

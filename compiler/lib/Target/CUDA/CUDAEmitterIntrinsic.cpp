@@ -71,6 +71,15 @@ struct IntrinsicArgs {
 };
 } // namespace
 
+/// Whether \p op is a T.call_extern made for its effect (a statement: no
+/// result, or one nothing reads).
+static bool isExternCallStatement(Operation *op) {
+  auto call = dyn_cast<IntrinsicOp>(op);
+  return call && call.getCallee() == "T.call_extern" &&
+         (op->getNumResults() == 0 ||
+          (op->getNumResults() == 1 && op->getResult(0).use_empty()));
+}
+
 /// Whether \p callee only steers register allocation, caches or schedules
 /// that this target decides itself, or (T.reads / T.writes in a T.sblock)
 /// declares a block's read and write regions, which TileLang keeps as
@@ -458,6 +467,23 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
     return guardedElement(buf, idx, op);
   };
+  // What must hold for the element whose address \p v is (T.address_of of
+  // a global element) to lie inside its tensor: "" when nothing need.
+  auto addressGuard = [&](Value v) -> FailureOr<std::string> {
+    auto addr = v.getDefiningOp<IntrinsicOp>();
+    if (!addr || addr.getCallee() != "T.address_of" || addr.getArgs().empty())
+      return std::string();
+    Value buf = addr.getArgs().front();
+    auto type = dyn_cast<BufferType>(buf.getType());
+    if (!type || scopeOf(rootOf(buf)) != MemoryScope::Global)
+      return std::string();
+    SmallVector<std::string> idx(std::max<unsigned>(type.getRank(), 1), "0");
+    FailureOr<std::pair<std::string, std::string>> el =
+        guardedElement(buf, idx, addr);
+    if (failed(el))
+      return failure();
+    return el->second;
+  };
   if (callee == "T.address_of") {
     // The address of a buffer element, as a pointer to its storage type:
     // what T.call_extern passes to the program's imported functions (a
@@ -465,9 +491,16 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
     FailureOr<std::pair<std::string, std::string>> el = element("buffer_load");
     if (failed(el))
       return failure();
-    if (!el->second.empty())
+    // A global element that may lie outside its tensor: as TileLang's
+    // LegalizeSafeMemoryAccess, the T.call_extern statements it is passed
+    // to run only where it lies inside (addressGuard); another use has
+    // nothing to skip.
+    if (!el->second.empty() &&
+        !llvm::all_of(op->getUsers(), isExternCallStatement))
       return fail("takes the address of a global element that may lie "
-                  "outside its tensor");
+                  "outside its tensor, for a use other than a "
+                  "T.call_extern statement (the one use whose call is "
+                  "skipped where the element lies outside)");
     if (op.getNumResults() != 1)
       return fail("has no result to hold the address");
     line("auto *const " + define(op.getResult(0), "addr") + " = &" +
@@ -918,9 +951,19 @@ LogicalResult Emitter::emitIntrinsic(IntrinsicOp op) {
       args += (args.empty() ? "" : ", ") + expr(v);
     std::string call = a.option("func_name").str() + "(" + args + ")";
     // A call made for its effect (`T.call_extern(f, ..., dtype=...)` as a
-    // statement, as TIR evaluates it): the function may return void.
-    if (op.getNumResults() == 1 && op.getResult(0).use_empty()) {
-      line(call + ";");
+    // statement, as TIR evaluates it): the function may return void. It
+    // runs only where the global elements whose addresses it is passed lie
+    // inside their tensors.
+    if (isExternCallStatement(op)) {
+      std::string guard;
+      for (Value v : a.all("args")) {
+        FailureOr<std::string> g = addressGuard(v);
+        if (failed(g))
+          return failure();
+        if (!g->empty())
+          guard += (guard.empty() ? "" : " && ") + ("(" + *g + ")");
+      }
+      line((guard.empty() ? "" : "if (" + guard + ") ") + call + ";");
       return success();
     }
     return result(call);

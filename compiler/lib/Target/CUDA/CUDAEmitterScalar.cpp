@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "FloatLiteral.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -32,23 +33,6 @@ static bool isSmallFloat(Type t) {
   return t.isF16() || t.isBF16() ||
          isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
              Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
-}
-
-
-static std::string floatLiteral(double v, bool isDouble) {
-  if (std::isnan(v))
-    return isDouble ? "__longlong_as_double(0x7ff8000000000000ll)"
-                    : "__int_as_float(0x7fc00000)";
-  if (std::isinf(v))
-    return std::string(v < 0 ? "-" : "") +
-           (isDouble ? "__longlong_as_double(0x7ff0000000000000ll)"
-                     : "__int_as_float(0x7f800000)");
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format("%.17g", v);
-  if (s.find_first_of(".e") == std::string::npos)
-    s += ".0";
-  return isDouble ? s : s + "f";
 }
 
 LogicalResult Emitter::emitScalar(Operation *op) {

@@ -161,15 +161,26 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
                  "this block");
     return failure();
   }
-  int64_t groups = warpRows / 4, groupM = m / groups, warpN = n / warpCols;
-  if (groupM % 64 || warpN % 8) {
+  // The warpgroup grid on the accumulator's warps: layout::wgmmaGrid's
+  // (the one wgmma configuration, which tile-plan-wgmma and the operand
+  // layouts read), or an annotated accumulator's policy's.
+  layout::GemmConfig config;
+  config.arch = layout::GemmArch::SM90;
+  config.m = m;
+  config.n = n;
+  config.k = k;
+  config.transA = transA;
+  config.transB = transB;
+  config.threads = numThreads;
+  layout::WgmmaGrid grid =
+      layout::wgmmaGridOn(config, layout::WarpPartition{warpRows, warpCols});
+  if (!grid.wholeTiles()) {
     op.emitError("T.gemm (wgmma): warpgroup tiles must be multiples of 64 x 8");
     return failure();
   }
+  int64_t groups = grid.groups, groupM = m / groups, warpN = grid.warpN;
   int64_t mAtoms = groupM / 64;
-  // The widest instruction N (a multiple of 8, at most 256) that divides
-  // the warpgroup's columns.
-  int64_t nInstr = layout::wgmmaInstructionN(warpN);
+  int64_t nInstr = grid.instrN;
   int64_t nChunks = warpN / nInstr, regs = nInstr / 2;
 
   // Accumulator registers of instruction (mi, chunk): consecutive, from
@@ -265,7 +276,7 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     }
     return acc->startOffset;
   };
-  auto check = [&](const WgmmaOperand &o, int64_t mn0,
+  auto check = [&](const WgmmaOperand &o, StringRef which, int64_t mn0,
                    int64_t k0) -> LogicalResult {
     llvm::Expected<WgmmaOperandAccess> acc =
         getWgmmaOperandAccess(o.tile, mn0, k0);
@@ -273,8 +284,10 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
     if (!acc || failed(kb) || acc->startOffset != o.mnBytes(mn0) + *kb) {
       if (!acc)
         llvm::consumeError(acc.takeError());
-      op.emitError("T.gemm (wgmma): an instruction's operand does not start "
-                   "where its tile puts it");
+      op.emitError() << "T.gemm (wgmma): the instruction at " << which
+                     << "'s element (" << (which == "A" ? "M" : "N") << " "
+                     << mn0 << ", K " << k0
+                     << ") does not start where its tile puts it";
       return failure();
     }
     return success();
@@ -282,11 +295,11 @@ LogicalResult Emitter::emitWgmma(GemmOp op) {
   for (int64_t kk = 0; kk < k / kStep; ++kk) {
     for (int64_t g = 0; g < groups && !aInRegs; ++g)
       for (int64_t mi = 0; mi < mAtoms; ++mi)
-        if (failed(check(*A, g * groupM + mi * 64, kk * kStep)))
+        if (failed(check(*A, "A", g * groupM + mi * 64, kk * kStep)))
           return failure();
     for (int64_t wn = 0; wn < warpCols; ++wn)
       for (int64_t ch = 0; ch < nChunks; ++ch)
-        if (failed(check(*B, wn * warpN + ch * nInstr, kk * kStep)))
+        if (failed(check(*B, "B", wn * warpN + ch * nInstr, kk * kStep)))
           return failure();
   }
 

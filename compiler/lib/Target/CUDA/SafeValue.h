@@ -14,23 +14,24 @@
 #ifndef TLC_LIB_TARGET_CUDA_SAFEVALUE_H
 #define TLC_LIB_TARGET_CUDA_SAFEVALUE_H
 
+#include "FloatLiteral.h"
+
 #include "tlc/Dialect/Tile/IR/BoundsGuards.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
 namespace tlc::target::cuda_detail {
 
 /// The safe value of \p at's reads of the root buffer \p root as a register
-/// value of element type \p elem (`(float)(10)`), or "0" when the program
-/// registers none (or zero) for it.
+/// value of element type \p elem (`(float)(10.0f)`), or "0" when the
+/// program registers none (or +0.0) for it. A negative zero keeps its sign:
+/// TileLang substitutes the annotated value itself (`-0.0` reads as -0.0).
 inline std::string safeValueOf(mlir::Operation *at, mlir::Value root,
                                mlir::Type elem) {
   std::optional<tile::BoundsGuard> guard = tile::getBoundsGuard(at, root);
-  if (!guard || !guard->safeValue || *guard->safeValue == 0)
+  if (!guard || guard->readsZero())
     return "0";
   std::string t = "float";
   if (elem.isF64())
@@ -40,10 +41,7 @@ inline std::string safeValueOf(mlir::Operation *at, mlir::Value root,
         : i.getWidth() <= 32
             ? (i.isUnsigned() ? "unsigned" : "int")
             : (i.isUnsigned() ? "unsigned long long" : "long long");
-  std::string literal;
-  llvm::raw_string_ostream os(literal);
-  os << llvm::format("%.17g", *guard->safeValue);
-  return "(" + t + ")(" + literal + ")";
+  return "(" + t + ")(" + floatLiteral(*guard->safeValue, elem.isF64()) + ")";
 }
 
 } // namespace tlc::target::cuda_detail

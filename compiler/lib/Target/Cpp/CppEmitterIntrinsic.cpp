@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "FloatLiteral.h"
 
 #include "tlc/Dialect/Tile/IR/SafeValues.h"
 
@@ -93,6 +94,15 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
   return "";
 }
 
+/// Whether \p op is a T.call_extern made for its effect (a statement: no
+/// result, or one nothing reads).
+static bool isExternCallStatement(Operation *op) {
+  auto call = dyn_cast<tile::IntrinsicOp>(op);
+  return call && call.getCallee() == "T.call_extern" &&
+         (op->getNumResults() == 0 ||
+          (op->getNumResults() == 1 && op->getResult(0).use_empty()));
+}
+
 LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
   safeValues.clear();
   paddedReads.clear();
@@ -111,10 +121,9 @@ LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
     auto st = storageType(t.getElementType(), kernel);
     if (failed(st))
       return failure();
-    std::string literal;
-    llvm::raw_string_ostream os(literal);
-    os << llvm::format("%.17g", value);
-    safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" + literal + ")";
+    // A double literal: `-0` would be the integer zero and lose the sign.
+    safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" +
+                      cpp_detail::floatLiteral(value, /*isFloat=*/false) + ")";
   }
   return success();
 }
@@ -485,11 +494,21 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     tile::BufferType t = bufferArg("buffer_load");
     if (!t || op->getNumResults() != 1)
       return fail("needs a buffer element");
-    if (guardOf(buf) == Guard::Global)
-      return fail("takes the address of a global element that may lie "
-                  "outside its tensor");
-    line("auto *const " + define(op.getResult(0), "addr") + " = &" +
-         expr(buf) + ".at({" + llvm::join(firstElement(t), ", ") + "});");
+    std::string at = "{" + llvm::join(firstElement(t), ", ") + "}";
+    // A global element may lie outside its tensor: the T.call_extern
+    // statements it is passed to are skipped there (addressInBounds), as
+    // TileLang's LegalizeSafeMemoryAccess guards them; any other use fails
+    // the program there.
+    if (guardOf(buf) == Guard::Global &&
+        !llvm::all_of(op->getUsers(), isExternCallStatement)) {
+      open("if (!" + expr(buf) + ".inBounds(" + at + "))");
+      line("st.fail(" + locLiteral(op->getLoc()) +
+           ", \"T.address_of of an element outside its tensor\");");
+      line(returnStmt());
+      close();
+    }
+    line("auto *const " + define(op.getResult(0), "addr") + " = &" + expr(buf) +
+         ".at(" + at + ");");
     return success();
   }
   if (callee == "T.access_ptr") {
@@ -535,9 +554,21 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
       args += (args.empty() ? "" : ", ") + expr(v);
     std::string call = optionOf(op, "func_name").str() + "(" + args + ")";
     // A call made for its effect (as TIR evaluates a statement): the
-    // function may return void.
+    // function may return void. It runs only where the global elements
+    // whose addresses it is passed lie inside their tensors.
     if (op->getNumResults() == 0 || op.getResult(0).use_empty()) {
-      line(call + ";");
+      std::string guard;
+      for (Value v : op.getArgs())
+        if (auto addr = v.getDefiningOp<tile::IntrinsicOp>();
+            addr && addr.getCallee() == "T.address_of" &&
+            !addr.getArgs().empty()) {
+          Value buf = addr.getArgs().front();
+          auto bt = dyn_cast<tile::BufferType>(buf.getType());
+          if (bt && guardOf(buf) == Guard::Global)
+            guard += (guard.empty() ? "" : " && ") + expr(buf) + ".inBounds({" +
+                     llvm::join(firstElement(bt), ", ") + "})";
+        }
+      line((guard.empty() ? "" : "if (" + guard + ") ") + call + ";");
       return success();
     }
     auto rt = valueType(op.getResult(0).getType(), op);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "FloatLiteral.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -43,20 +44,7 @@ static std::string unsignedType(Type t) {
 
 /// The C++ literal of a float constant of type \p t.
 static std::string floatLiteral(const APFloat &value, Type t) {
-  double d = value.convertToDouble();
-  bool isFloat = !t.isF64();
-  std::string ty = isFloat ? "float" : "double";
-  if (std::isnan(d))
-    return "std::numeric_limits<" + ty + ">::quiet_NaN()";
-  if (std::isinf(d))
-    return std::string(d < 0 ? "-" : "") + "std::numeric_limits<" + ty +
-           ">::infinity()";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format(isFloat ? "%.9g" : "%.17g", d);
-  if (s.find_first_of(".eE") == std::string::npos)
-    s += ".0";
-  return isFloat ? s + "f" : s;
+  return cpp_detail::floatLiteral(value.convertToDouble(), !t.isF64());
 }
 
 LogicalResult Emitter::emitScalar(Operation *op) {

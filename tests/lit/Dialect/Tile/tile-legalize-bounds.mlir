@@ -171,3 +171,33 @@ tile.func @loop_facts(%B: !tile.buffer<[M, N], f32, global>, %C: !tile.buffer<[1
     tile.store %cst, %C[%s] : !tile.buffer<[100], f32, global>
   }
 }
+
+// T.address_of names the first element of its view (the element region
+// `Out[i]`): its positions are the region's offsets, so a grid index that
+// stays inside needs no check, one past a ragged end is checked at the
+// extent, and a T.assume about the offset proves its check away. (Other
+// intrinsics name elements by index arguments of their own: unknown
+// positions, checked at the extent, as before.)
+// CHECK-LABEL: tile.func @address_of
+// CHECK:      tile.intrinsic "T.address_of"(%{{.*}}) {params = ["buffer_load"], tile.bounds = [{dims = ["in"]}]}
+// CHECK:      tile.intrinsic "T.address_of"(%{{.*}}) {params = ["buffer_load"], tile.bounds = [{dims = ["upper"]}]}
+// CHECK:      tile.assume
+// CHECK:      tile.intrinsic "T.address_of"(%{{.*}}) {params = ["buffer_load"], tile.bounds = [{dims = ["in"]}]}
+tile.func @address_of(%Out: !tile.buffer<[256], f32, global>, %Short: !tile.buffer<[200], f32, global>, %l: i32) {
+  %c256 = arith.constant 256 : index
+  tile.kernel (%i) grid [256] threads [1] {
+    %0 = tile.region %Out[%i] : !tile.buffer<[256], f32, global> to !tile.buffer<[1], f32, global>
+    %1 = tile.intrinsic "T.address_of"(%0) {params = ["buffer_load"]} : (!tile.buffer<[1], f32, global>) -> i64
+    %2 = tile.region %Short[%i] : !tile.buffer<[200], f32, global> to !tile.buffer<[1], f32, global>
+    %3 = tile.intrinsic "T.address_of"(%2) {params = ["buffer_load"]} : (!tile.buffer<[1], f32, global>) -> i64
+    %a = arith.index_cast %l : i32 to index
+    %z = arith.constant 0 : index
+    %c200 = arith.constant 200 : index
+    %lo = arith.cmpi sge, %a, %z : index
+    %hi = arith.cmpi slt, %a, %c200 : index
+    %ok = arith.andi %lo, %hi : i1
+    tile.assume %ok
+    %4 = tile.region %Short[%a] : !tile.buffer<[200], f32, global> to !tile.buffer<[1], f32, global>
+    %5 = tile.intrinsic "T.address_of"(%4) {params = ["buffer_load"]} : (!tile.buffer<[1], f32, global>) -> i64
+  }
+}

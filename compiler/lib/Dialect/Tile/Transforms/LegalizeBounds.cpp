@@ -202,8 +202,13 @@ private:
         r.push_back(intervals.ofIndex(i));
       return r;
     }
-    // An intrinsic names its elements by index arguments of its own: none
-    // is known.
+    // T.address_of names the first element of its view; another intrinsic
+    // names its elements by index arguments of its own: none is known.
+    if (auto intr = dyn_cast<IntrinsicOp>(op);
+        intr && intr.getCallee() == "T.address_of") {
+      r.assign(type.getRank(), IndexInterval{0, 0, 1});
+      return r;
+    }
     bool known = !isa<IntrinsicOp>(op);
     for (unsigned d = 0; d < type.getRank(); ++d) {
       Dim dim = type.getDim(d);
@@ -263,8 +268,19 @@ private:
   std::optional<BoundsGuard> guardOf(Operation *op, Value buffer,
                                      Intervals positions, ValueRange indices,
                                      std::optional<SmallVector<Fact>> &known) {
-    if (buffer.getDefiningOp<RegionOp>())
-      indices = {}; // shifted by the region's offsets
+    // Through a region the positions are shifted by its offsets; where
+    // the operation touches only the region's first element (T.address_of
+    // of `A[i, j]`), those offsets are its indices, which facts may bound.
+    SmallVector<Value> idx(indices.begin(), indices.end());
+    if (auto region = buffer.getDefiningOp<RegionOp>()) {
+      idx.clear();
+      bool first = llvm::all_of(positions, [](const auto &p) {
+        return p && p->lo == 0 && p->hi == 0;
+      });
+      if (first && !region.getSource().getDefiningOp<RegionOp>())
+        for (OpFoldResult off : region.getMixedOffsets())
+          idx.push_back(dyn_cast<Value>(off));
+    }
     while (auto region = buffer.getDefiningOp<RegionOp>()) {
       SmallVector<OpFoldResult> offsets = region.getMixedOffsets();
       if (offsets.size() != positions.size())
@@ -294,12 +310,12 @@ private:
         bits |= kCheckLower;
       if (!pos || !dim.isStatic() || pos->hi >= dim.getValue())
         bits |= kCheckUpper;
-      if (bits != kCheckNone && d < indices.size()) {
+      if (bits != kCheckNone && d < idx.size() && idx[d]) {
         if (!known)
           known = facts.at(op);
-        if ((bits & kCheckLower) && proves(*known, indices[d], dim, true))
+        if ((bits & kCheckLower) && proves(*known, idx[d], dim, true))
           bits &= ~kCheckLower;
-        if ((bits & kCheckUpper) && proves(*known, indices[d], dim, false))
+        if ((bits & kCheckUpper) && proves(*known, idx[d], dim, false))
           bits &= ~kCheckUpper;
       }
       g.dims.push_back(bits);
@@ -311,7 +327,7 @@ private:
       safe = pad->second;
     else if (auto it = safeValues.find(buffer); it != safeValues.end())
       safe = it->second;
-    if (safe && *safe != 0 &&
+    if (safe && !isPositiveZero(*safe) &&
         llvm::any_of(g.dims, [](uint8_t b) { return b != kCheckNone; }))
       g.safeValue = safe;
     return g;

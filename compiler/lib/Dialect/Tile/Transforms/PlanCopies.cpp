@@ -188,7 +188,7 @@ CopyChoice tlc::tile::chooseCopy(CopyOp copy, const CopyTarget &target,
   // What an out-of-range read gives: zero unless T.annotate_safe_value
   // registers another value (tile-legalize-bounds' `tile.bounds`).
   std::optional<BoundsGuard> guard = getBoundsGuard(copy, src->root);
-  bool zeroSafe = !guard || !guard->safeValue || *guard->safeValue == 0;
+  bool zeroSafe = !guard || guard->readsZero();
   if (async)
     choice.zeroFill = zeroSafe;
   else if (target.hip)

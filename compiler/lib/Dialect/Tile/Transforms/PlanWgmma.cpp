@@ -317,6 +317,41 @@ selectWgmma(KernelOp kernel, llvm::DenseMap<Operation *, WgmmaRefusal> *why) {
         changed = true;
       }
   }
+  // A shared buffer is stored with one swizzle (planWgmmaPanels gives its
+  // panels the first wgmma gemm's): a gemm whose descriptors need another
+  // (flash attention's backward: K read K-major in 128-byte rows, then as
+  // an N-major B whose instructions start every 32 columns, inside those
+  // rows) cannot take wgmma.
+  llvm::DenseMap<Operation *, int64_t> bufferSwizzle;
+  for (GemmOp gemm : gemms) {
+    if (!chosen.count(gemm))
+      continue;
+    std::optional<ThreadRange> r = threadRangeOf(gemm, *threads);
+    int64_t step = r ? bMnStep(gemm, r->count()) : 0;
+    for (auto [v, kMajor, mnStep] :
+         {std::tuple<Value, bool, int64_t>{gemm.getA(), !gemm.getTransposeA(),
+                                           0},
+          {gemm.getB(), gemm.getTransposeB(), step}}) {
+      if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
+        continue;
+      std::optional<int64_t> sw = operandSwizzle(v, kMajor, mnStep);
+      auto alloc = rootBuffer(v).getDefiningOp<AllocOp>();
+      if (!sw || !alloc)
+        continue;
+      auto [it, first] = bufferSwizzle.try_emplace(alloc, *sw);
+      if (first || it->second == *sw)
+        continue;
+      chosen.erase(gemm);
+      if (why)
+        (*why)[gemm] = {"operand layouts: '" + bufferDisplayName(v) +
+                            "' is stored in " + std::to_string(it->second) +
+                            "-byte swizzle panels for another gemm, and this "
+                            "gemm's descriptors need " +
+                            std::to_string(*sw) + "-byte ones",
+                        false};
+      break;
+    }
+  }
   // A kernel mixing wgmma and mma.sync gemms keeps mma.sync everywhere for
   // now: on the simulator such a kernel (flash attention's P.V on mma.sync
   // next to a wgmma Q.K^T, before P.V could take A from registers) got NaN

@@ -29,6 +29,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -48,9 +49,18 @@ enum BoundsCheck : uint8_t {
 struct BoundsGuard {
   /// Per dimension of the tensor, BoundsCheck bits.
   llvm::SmallVector<uint8_t> dims;
-  /// What an out-of-range read gives, when not zero.
+  /// What an out-of-range read gives, when not +0.0 (a -0.0 is kept: the
+  /// read gives the annotated value itself, sign included).
   std::optional<double> safeValue;
+  /// Whether an out-of-range read gives +0.0 (all-zero bits: what a
+  /// zero-filling copy writes).
+  bool readsZero() const {
+    return !safeValue || (*safeValue == 0 && !std::signbit(*safeValue));
+  }
 };
+
+/// Whether \p v is +0.0, the safe value that needs no annotation.
+inline bool isPositiveZero(double v) { return v == 0 && !std::signbit(v); }
 
 /// The tensor (or other root buffer) \p buffer views through tile.region.
 mlir::Value getViewedRoot(mlir::Value buffer);
