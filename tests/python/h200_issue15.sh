@@ -85,7 +85,7 @@ export -f example; export PY
   fi
   ${DRY_PYTHON:-python3} -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -1
   nvcc --version | tail -1
-  "$TLC_BUILD" --version | head -2
+  echo "stage: $(cat "$S/commit.txt" 2>/dev/null || echo 'commit unknown')"
   TLC_CACHE_DIR=/tmp/i15/c-smoke step 120 "tests/python/cuda_smoke.py" $PY tests/python/cuda_smoke.py
   if [ "${DRY:-0}" = 1 ]; then
     for run in cold warm; do
