@@ -16,10 +16,12 @@ import ast
 import inspect
 import textwrap
 
+from . import _ast_parse
+
 
 def _function_node(fn):
     lines, _ = inspect.getsourcelines(fn)
-    tree = ast.parse(textwrap.dedent("".join(lines)))
+    tree = _ast_parse.parse(textwrap.dedent("".join(lines)))
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return node

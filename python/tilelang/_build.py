@@ -23,6 +23,7 @@ import logging
 import tempfile
 import threading
 
+from . import _ast_parse
 from . import _batch, _build_lock, _env, _script_env
 
 _log = logging.getLogger("tilelang")
@@ -118,7 +119,7 @@ def _function_lines(source_file, name):
     ``source_file``, or None."""
     try:
         with open(source_file) as f:
-            tree = ast.parse(f.read())
+            tree = _ast_parse.parse(f.read())
     except (OSError, SyntaxError, ValueError):
         return None
     for node in tree.body:

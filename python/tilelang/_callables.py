@@ -28,6 +28,7 @@ import re
 import textwrap
 import types
 
+from . import _ast_parse
 from . import _build
 
 _HEADER = ("# tlc: callable arguments of one call, added by the tilelang "
@@ -61,7 +62,7 @@ def _lambda_source(fn):
     text = "".join(linecache.getlines(path))
     if not text:
         raise CallableError("its source is not available")
-    tree = ast.parse(text)
+    tree = _ast_parse.parse(text)
     nargs = code.co_argcount + code.co_kwonlyargcount
     params = list(code.co_varnames[:nargs])
     cands = []
@@ -117,7 +118,7 @@ def _top_level_lines(path, mtime):
     parse."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            tree = ast.parse(f.read())
+            tree = _ast_parse.parse(f.read())
     except (OSError, SyntaxError, ValueError):
         return None
     lines = set()

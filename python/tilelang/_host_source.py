@@ -32,6 +32,8 @@ kernels take them.
 import ast
 import re
 
+from . import _ast_parse
+
 _SCALAR_C = {
     "bool": "bool", "int8": "int8_t", "int16": "int16_t",
     "int32": "int32_t", "int64": "int64_t", "uint8": "uint8_t",
@@ -102,7 +104,7 @@ def c_extent(expr, symbols):
                 return f"{_CALLS[node.func.id]}({args[0]}, {args[1]})"
         raise ValueError(f"extent '{expr}': cannot write "
                          f"'{ast.dump(node)}' as C++")
-    return emit(ast.parse(str(expr), mode="eval"))
+    return emit(_ast_parse.parse(str(expr), mode="eval"))
 
 
 def _signature_params(manifest, cuda, symbols):

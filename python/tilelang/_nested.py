@@ -21,6 +21,7 @@ import textwrap
 import threading
 import types
 
+from . import _ast_parse
 from . import _build, _env
 
 
@@ -122,7 +123,7 @@ def _nested_source(code):
     lifted copy gets."""
     lines, first_line = inspect.getsourcelines(code)
     text = textwrap.dedent("".join(lines))
-    tree = ast.parse(text)
+    tree = _ast_parse.parse(text)
     node = next((n for n in tree.body
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))),
                 None)

@@ -10,6 +10,7 @@ import os
 import threading
 import types
 
+from . import _ast_parse
 from . import _attrs, _build, _callables, _nested, _target_resolve
 from ._eager_signature import _defines_for
 
@@ -54,7 +55,7 @@ def _module_statement(fn, source_file):
     try:
         with open(source_file, encoding="utf-8",
                   errors="surrogateescape") as f:
-            tree = ast.parse(f.read())
+            tree = _ast_parse.parse(f.read())
     except (OSError, SyntaxError, ValueError):
         return True
     first = fn.__code__.co_firstlineno

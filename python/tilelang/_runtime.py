@@ -18,6 +18,8 @@ import os
 import struct
 import threading
 
+from . import _ast_parse
+
 _CPU_ABI_VERSION = 1
 
 
@@ -59,7 +61,7 @@ def extent_names(expr):
         return set()
     import ast
     try:
-        tree = ast.parse(expr, mode="eval")
+        tree = _ast_parse.parse(expr, mode="eval")
     except SyntaxError:
         return set()
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - \

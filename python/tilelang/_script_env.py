@@ -38,6 +38,8 @@ import re
 import threading
 import warnings
 
+from . import _ast_parse
+
 _memo = {}
 _lock = threading.Lock()
 
@@ -289,7 +291,7 @@ def _file_reads(path):
             return _memo[key]
     try:
         with open(path, "rb") as f:
-            tree = ast.parse(f.read())
+            tree = _ast_parse.parse(f.read())
         names, patterns, unknown = _all_reads(tree)
         result = (frozenset(names),
                   tuple(_imported_siblings(tree, os.path.dirname(path))),

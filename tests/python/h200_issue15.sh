@@ -61,6 +61,7 @@ lim() {
 step() {
   local cap=$(lim "$1") name=$2 s e rc; shift 2
   echo "== $name"
+  : > /tmp/i15/step.log
   if [ "$cap" -lt 5 ]; then echo "skipped: parts 1-3 used their ${PKG_BUDGET}s"; return; fi
   s=$(date +%s%N)
   timeout "$cap" "$@" > /tmp/i15/step.log 2>&1; rc=$?
@@ -84,7 +85,7 @@ export -f example; export PY
   fi
   ${DRY_PYTHON:-python3} -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -1
   nvcc --version | tail -1
-  "$TLC_BUILD" --version | head -2
+  echo "stage: $(cat "$S/commit.txt" 2>/dev/null || echo 'commit unknown')"
   TLC_CACHE_DIR=/tmp/i15/c-smoke step 120 "tests/python/cuda_smoke.py" $PY tests/python/cuda_smoke.py
   if [ "${DRY:-0}" = 1 ]; then
     for run in cold warm; do
@@ -98,7 +99,9 @@ export -f example; export PY
   else
     echo "== examples/*.py through the package, float64 references (cold cache)"
     cap=$(lim 150)
-    ls examples/*.py | TLC_CACHE_DIR=/tmp/i15/c-ex xargs -P 6 -I{} bash -c "example {} $cap" | sort
+    if [ "$cap" -lt 5 ]; then echo "skipped: parts 1-3 used their ${PKG_BUDGET}s"; else
+      ls examples/*.py | TLC_CACHE_DIR=/tmp/i15/c-ex xargs -P 6 -I{} bash -c "example {} $cap" | sort
+    fi
     cat /tmp/i15/ex-*.log > "$OUT/examples.log" 2>/dev/null
     TLC_CACHE_DIR=/tmp/i15/c-ex step 60 "tests/python/cuda_fp8_rounding.py" $PY tests/python/cuda_fp8_rounding.py
     TAIL=22 TLC_CACHE_DIR=/tmp/i15/c-tune step 150 "tests/python/cuda_autotune_gemm.py (Python autotuner, 16 configurations): cold" \

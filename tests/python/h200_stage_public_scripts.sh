@@ -51,6 +51,7 @@ cp build/bin/tlc-build "$S/bin/" && strip "$S/bin/tlc-build"
 cp build/lib/libtlc_cuda.so "$S/lib/"
 cp -r python/tilelang python/tvm "$S/python/"
 cp tests/python/h200_public_scripts_run5.sh "$S/go.sh"
+echo "$(git rev-parse HEAD 2>/dev/null)$(git diff --quiet HEAD -- python 2>/dev/null || echo ' + uncommitted python/')" > "$S/commit.txt"
 if [ -z "${CORPORA+x}" ]; then
   CORPORA=$(for d in /work/corpus /work/corpus-tests /work/corpus2 /work/corpus3 \
                      /work/corpus4; do [ -d "$d" ] && echo "$d"; done)

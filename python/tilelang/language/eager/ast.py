@@ -29,6 +29,8 @@ import inspect
 import operator
 import textwrap
 
+from ... import _ast_parse
+
 __all__ = ["BaseBuilder", "MutatedFunction", "mutate"]
 
 _AUG_OPS = {
@@ -256,7 +258,7 @@ def mutate(fn):
     must be readable)."""
     filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
     lines, first = inspect.getsourcelines(fn)
-    tree = _ast.parse(textwrap.dedent("".join(lines)))
+    tree = _ast_parse.parse(textwrap.dedent("".join(lines)))
     _ast.increment_lineno(tree, first - 1)
     func = tree.body[0]
     if not isinstance(func, _ast.FunctionDef):
