@@ -13,11 +13,11 @@
 # CHECK-NEXT: shifted True
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a %s | FileCheck %s --check-prefix=CUDA
 # CUDA-LABEL: copied_kernel(
-# CUDA: ? A[{{.*}}] : (float)(7));
+# CUDA: ? A[{{.*}}] : (float)(7.0f));
 # CUDA-LABEL: shifted_kernel(
-# CUDA: >= 0) ? float(tlc::cuda::toFloat(A[{{.*}}])) : float((float)(7.5));
+# CUDA: >= 0) ? float(tlc::cuda::toFloat(A[{{.*}}])) : float((float)(7.5f));
 # RUN: tlc-build --emit=hip --target=hip:gfx942 --kernel shifted %s | FileCheck %s --check-prefix=HIP
-# HIP: >= 0) ? float(tlc::hip::toFloat(A[{{.*}}])) : float((float)(7.5));
+# HIP: >= 0) ? float(tlc::hip::toFloat(A[{{.*}}])) : float((float)(7.5f));
 # RUN: %if sim-compiler %{ tlc-build --target=cuda:sm_90a --cuda-compiler=none -o %t/cuda %s > /dev/null %}
 # RUN: %if sim-compiler %{ rm -rf %t/sim && tlc-run %t/cuda --device sim --save %t/sim > /dev/null %}
 # RUN: %if sim-compiler %{ %python %S/Inputs/annotate_padding_check.py %t/sim | FileCheck %s %}

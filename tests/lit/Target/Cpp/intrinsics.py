@@ -29,7 +29,7 @@ def block_flags(X, Mask, Bytes, M=96, N=64, KB=5, block_M=32, pad=2.5):
         S = T.alloc_shared((block_M, N), T.float32)
         # CHECK: // T.annotate_safe_value(): guarded reads of the tensors named give their value out of range
         # CHECK: tlc::cpu::loadOr(X, {{.*}}, tlc::cpu::cast<float>(2.5))
-        # PAD: ? float({{.*}}X[{{.*}}) : float((float)(2.5));
+        # PAD: ? float({{.*}}X[{{.*}}) : float((float)(2.5f));
         # CUDA: // T.annotate_safe_value: no code
         T.annotate_safe_value({X: pad})
         for i, j in T.Parallel(block_M, N):

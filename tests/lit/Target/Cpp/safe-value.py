@@ -11,10 +11,10 @@
 # CHECK: tiles True
 # RUN: tlc-build --emit=cuda --target=cuda:sm_90a --no-source-lines %s -D M=150 -D N=70 | FileCheck %s --check-prefix=CUDA
 # CUDA-LABEL: void __launch_bounds__
-# CUDA: ? float({{.*}}) : float((float)(10))
+# CUDA: ? float({{.*}}) : float((float)(10.0f))
 # CUDA-LABEL: void __launch_bounds__
 # CUDA-NOT: cpAsyncPred
-# CUDA: : (float)(-2.5))
+# CUDA: : (float)(-2.5f))
 # tile-legalize-bounds records the checks and the safe values (the rows
 # shifted up by 10 may fall below 0 and past 150; tiles of 64 x 32 run past
 # both extents); the printer above prints them.
