@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
-#include "FloatLiteral.h"
+#include "tlc/Target/FloatLiteral.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -65,7 +65,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
       return success();
     }
     if (auto f = dyn_cast<FloatAttr>(v)) {
-      names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64());
+      names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64(), FloatSpelling::Device);
       return success();
     }
     op->emitError() << "unsupported constant in the " << lang.name

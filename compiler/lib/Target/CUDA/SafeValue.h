@@ -14,7 +14,7 @@
 #ifndef TLC_LIB_TARGET_CUDA_SAFEVALUE_H
 #define TLC_LIB_TARGET_CUDA_SAFEVALUE_H
 
-#include "FloatLiteral.h"
+#include "tlc/Target/FloatLiteral.h"
 
 #include "tlc/Dialect/Tile/IR/BoundsGuards.h"
 
@@ -41,7 +41,7 @@ inline std::string safeValueOf(mlir::Operation *at, mlir::Value root,
         : i.getWidth() <= 32
             ? (i.isUnsigned() ? "unsigned" : "int")
             : (i.isUnsigned() ? "unsigned long long" : "long long");
-  return "(" + t + ")(" + floatLiteral(*guard->safeValue, elem.isF64()) + ")";
+  return "(" + t + ")(" + floatLiteral(*guard->safeValue, elem.isF64(), FloatSpelling::Device) + ")";
 }
 
 } // namespace tlc::target::cuda_detail

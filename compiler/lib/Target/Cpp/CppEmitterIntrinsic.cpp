@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
-#include "FloatLiteral.h"
+#include "tlc/Target/FloatLiteral.h"
 
 #include "tlc/Dialect/Tile/IR/SafeValues.h"
 
@@ -123,7 +123,7 @@ LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
       return failure();
     // A double literal: `-0` would be the integer zero and lose the sign.
     safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" +
-                      cpp_detail::floatLiteral(value, /*isFloat=*/false) + ")";
+                      target::floatLiteral(value, /*isDouble=*/true, target::FloatSpelling::Host) + ")";
   }
   return success();
 }

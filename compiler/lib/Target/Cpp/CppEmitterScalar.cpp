@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
-#include "FloatLiteral.h"
+#include "tlc/Target/FloatLiteral.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -44,7 +44,8 @@ static std::string unsignedType(Type t) {
 
 /// The C++ literal of a float constant of type \p t.
 static std::string floatLiteral(const APFloat &value, Type t) {
-  return cpp_detail::floatLiteral(value.convertToDouble(), !t.isF64());
+  return target::floatLiteral(value.convertToDouble(), t.isF64(),
+                               target::FloatSpelling::Host);
 }
 
 LogicalResult Emitter::emitScalar(Operation *op) {
