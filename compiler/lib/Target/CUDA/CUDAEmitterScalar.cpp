@@ -65,7 +65,8 @@ LogicalResult Emitter::emitScalar(Operation *op) {
       return success();
     }
     if (auto f = dyn_cast<FloatAttr>(v)) {
-      names[res] = floatLiteral(f.getValueAsDouble(), rt.isF64(), FloatSpelling::Device);
+      names[res] =
+          floatLiteral(f.getValueAsDouble(), rt.isF64(), FloatSpelling::Device);
       return success();
     }
     op->emitError() << "unsupported constant in the " << lang.name

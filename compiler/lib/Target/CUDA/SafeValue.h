@@ -41,7 +41,9 @@ inline std::string safeValueOf(mlir::Operation *at, mlir::Value root,
         : i.getWidth() <= 32
             ? (i.isUnsigned() ? "unsigned" : "int")
             : (i.isUnsigned() ? "unsigned long long" : "long long");
-  return "(" + t + ")(" + floatLiteral(*guard->safeValue, elem.isF64(), FloatSpelling::Device) + ")";
+  return "(" + t + ")(" +
+         floatLiteral(*guard->safeValue, elem.isF64(), FloatSpelling::Device) +
+         ")";
 }
 
 } // namespace tlc::target::cuda_detail

@@ -123,7 +123,9 @@ LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
       return failure();
     // A double literal: `-0` would be the integer zero and lose the sign.
     safeValues[arg] = "tlc::cpu::cast<" + *st + ">(" +
-                      target::floatLiteral(value, /*isDouble=*/true, target::FloatSpelling::Host) + ")";
+                      target::floatLiteral(value, /*isDouble=*/true,
+                                           target::FloatSpelling::Host) +
+                      ")";
   }
   return success();
 }

@@ -45,7 +45,7 @@ static std::string unsignedType(Type t) {
 /// The C++ literal of a float constant of type \p t.
 static std::string floatLiteral(const APFloat &value, Type t) {
   return target::floatLiteral(value.convertToDouble(), t.isF64(),
-                               target::FloatSpelling::Host);
+                              target::FloatSpelling::Host);
 }
 
 LogicalResult Emitter::emitScalar(Operation *op) {
