@@ -43,7 +43,7 @@ static std::string unsignedType(Type t) {
 }
 
 /// The C++ literal of a float constant of type \p t.
-static std::string floatLiteral(const APFloat &value, Type t) {
+static std::string constantLiteral(const APFloat &value, Type t) {
   return target::floatLiteral(value.convertToDouble(), t.isF64(),
                               target::FloatSpelling::Host);
 }
@@ -86,7 +86,7 @@ LogicalResult Emitter::emitScalar(Operation *op) {
                      std::to_string(f.getValue().bitcastToAPInt().getZExtValue()) +
                      ")";
       else
-        names[res] = floatLiteral(f.getValue(), t);
+        names[res] = constantLiteral(f.getValue(), t);
       return success();
     }
     return op->emitError("the CPU target cannot emit this constant");
