@@ -177,6 +177,30 @@ static int64_t bMnStep(GemmOp gemm, int64_t threads) {
   return grid->bMnStep;
 }
 
+/// A wgmma operand in shared memory: the buffer view, whether it is stored
+/// K-major, and the step its instructions start at along its contiguous
+/// M/N (bMnStep for an N-major B, else 0).
+struct SharedOperand {
+  Value value;
+  bool kMajor;
+  int64_t mnStep;
+};
+
+/// \p gemm's operands in shared memory (a register A is left out) in a block
+/// of \p threads threads, A first.
+static SmallVector<SharedOperand, 2> sharedOperands(GemmOp gemm,
+                                                    int64_t threads) {
+  std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
+  int64_t step = r ? bMnStep(gemm, r->count()) : 0;
+  SmallVector<SharedOperand, 2> operands;
+  for (SharedOperand o :
+       {SharedOperand{gemm.getA(), !gemm.getTransposeA(), 0},
+        SharedOperand{gemm.getB(), gemm.getTransposeB(), step}})
+    if (isSharedScope(cast<BufferType>(o.value.getType()).getScope()))
+      operands.push_back(o);
+  return operands;
+}
+
 /// Whether \p v is a whole static 2-D fragment that wgmma can take as its
 /// register A operand of a \p gemm (16-bit elements, stored [M, K]).
 static bool isRegisterA(GemmOp gemm, Value v) {
@@ -326,14 +350,7 @@ selectWgmma(KernelOp kernel, llvm::DenseMap<Operation *, WgmmaRefusal> *why) {
   for (GemmOp gemm : gemms) {
     if (!chosen.count(gemm))
       continue;
-    std::optional<ThreadRange> r = threadRangeOf(gemm, *threads);
-    int64_t step = r ? bMnStep(gemm, r->count()) : 0;
-    for (auto [v, kMajor, mnStep] :
-         {std::tuple<Value, bool, int64_t>{gemm.getA(), !gemm.getTransposeA(),
-                                           0},
-          {gemm.getB(), gemm.getTransposeB(), step}}) {
-      if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
-        continue;
+    for (auto [v, kMajor, mnStep] : sharedOperands(gemm, *threads)) {
       std::optional<int64_t> sw = operandSwizzle(v, kMajor, mnStep);
       auto alloc = rootBuffer(v).getDefiningOp<AllocOp>();
       if (!sw || !alloc)
@@ -374,14 +391,7 @@ tlc::tile::planWgmmaPanels(KernelOp kernel) {
   int64_t threads = kernel.getStaticNumThreads().value_or(0);
   llvm::DenseSet<Operation *> seen;
   for (GemmOp gemm : selectWgmmaGemms(kernel)) {
-    std::optional<ThreadRange> r = threadRangeOf(gemm, threads);
-    int64_t step = r ? bMnStep(gemm, r->count()) : 0;
-    for (auto [v, kMajor, mnStep] :
-         {std::tuple<Value, bool, int64_t>{gemm.getA(), !gemm.getTransposeA(),
-                                           0},
-          {gemm.getB(), gemm.getTransposeB(), step}}) {
-      if (!isSharedScope(cast<BufferType>(v.getType()).getScope()))
-        continue; // a register A operand (the RS form)
+    for (auto [v, kMajor, mnStep] : sharedOperands(gemm, threads)) {
       auto alloc = rootBuffer(v).getDefiningOp<AllocOp>();
       if (seen.insert(alloc).second)
         panels.push_back({alloc, *operandSwizzle(v, kMajor, mnStep)});
