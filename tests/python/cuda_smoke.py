@@ -76,7 +76,7 @@ def main():
         a, b = torch.randn(3000, device="cuda"), torch.randn(3000, device="cuda")
         torch.testing.assert_close(k(a, b, 0.25), a + (b - a) * 0.25, rtol=1e-6, atol=1e-6)
         for bad, exc in [(lambda: k(a, b.half(), 0.25), TypeError), (lambda: k(a, b[:-1], 0.25), ValueError),
-                         (lambda: k(a, b.cpu(), 0.25), ValueError), (lambda: k(a, b, "x"), TypeError), (lambda: k(a), TypeError)]:
+                         (lambda: k(a, b.cpu(), 0.25), ValueError), (lambda: k(a, b, "x"), TypeError), (lambda: k(a), ValueError)]:
             try:
                 bad()
             except exc:
