@@ -148,9 +148,11 @@ bool Interpreter::checkInKernel(llvm::StringRef what, Node at) {
   // one pass on them): TileLang parses its tile ops, allocations and
   // pipelined loops. There is no kernel to analyse them in; one warning
   // says so, and building the function is refused at its first tile op.
+  // (A function already warned about launches none: its body is not
+  // walked again for each further tile op.)
   if (tracing() && instance && instance->def &&
       instance->def.kind() == NodeKind::FunctionDef &&
-      !launchesKernel(instance->def)) {
+      (instance->warnedNotKernel || !launchesKernel(instance->def))) {
     if (!instance->warnedNotKernel) {
       instance->warnedNotKernel = true;
       warning(at, what + " outside any T.Kernel, in a prim_func that "
