@@ -18,6 +18,7 @@
 
 #include "EmitterImpl.h"
 
+#include "tlc/Dialect/Tile/IR/BoundsGuards.h"
 #include "tlc/Dialect/Tile/IR/ThreadUniformity.h"
 
 #include "mlir/IR/Matchers.h"
@@ -70,15 +71,6 @@ struct IntrinsicArgs {
   }
 };
 } // namespace
-
-/// Whether \p op is a T.call_extern made for its effect (a statement: no
-/// result, or one nothing reads).
-static bool isExternCallStatement(Operation *op) {
-  auto call = dyn_cast<IntrinsicOp>(op);
-  return call && call.getCallee() == "T.call_extern" &&
-         (op->getNumResults() == 0 ||
-          (op->getNumResults() == 1 && op->getResult(0).use_empty()));
-}
 
 /// Whether \p callee only steers register allocation, caches or schedules
 /// that this target decides itself, or (T.reads / T.writes in a T.sblock)

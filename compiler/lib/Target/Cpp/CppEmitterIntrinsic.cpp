@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterImpl.h"
+#include "tlc/Dialect/Tile/IR/BoundsGuards.h"
 #include "tlc/Target/FloatLiteral.h"
 
 #include "tlc/Dialect/Tile/IR/SafeValues.h"
@@ -92,15 +93,6 @@ static StringRef optionOf(tile::IntrinsicOp op, StringRef name) {
     if (auto s = d.getAs<StringAttr>(name))
       return s.getValue();
   return "";
-}
-
-/// Whether \p op is a T.call_extern made for its effect (a statement: no
-/// result, or one nothing reads).
-static bool isExternCallStatement(Operation *op) {
-  auto call = dyn_cast<tile::IntrinsicOp>(op);
-  return call && call.getCallee() == "T.call_extern" &&
-         (op->getNumResults() == 0 ||
-          (op->getNumResults() == 1 && op->getResult(0).use_empty()));
 }
 
 LogicalResult Emitter::collectSafeValues(tile::KernelOp kernel) {
@@ -502,7 +494,7 @@ LogicalResult Emitter::emitIntrinsic(tile::IntrinsicOp op) {
     // TileLang's LegalizeSafeMemoryAccess guards them; any other use fails
     // the program there.
     if (guardOf(buf) == Guard::Global &&
-        !llvm::all_of(op->getUsers(), isExternCallStatement)) {
+        !llvm::all_of(op->getUsers(), tile::isExternCallStatement)) {
       open("if (!" + expr(buf) + ".inBounds(" + at + "))");
       line("st.fail(" + locLiteral(op->getLoc()) +
            ", \"T.address_of of an element outside its tensor\");");

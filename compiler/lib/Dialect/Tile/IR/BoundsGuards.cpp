@@ -76,3 +76,10 @@ std::optional<BoundsGuard> tlc::tile::getBoundsGuard(Operation *op,
   }
   return guard;
 }
+
+bool tlc::tile::isExternCallStatement(Operation *op) {
+  auto call = dyn_cast<IntrinsicOp>(op);
+  return call && call.getCallee() == "T.call_extern" &&
+         (op->getNumResults() == 0 ||
+          (op->getNumResults() == 1 && op->getResult(0).use_empty()));
+}

@@ -76,6 +76,13 @@ void setBoundsGuards(mlir::Operation *op,
 std::optional<BoundsGuard> getBoundsGuard(mlir::Operation *op,
                                           mlir::Value root);
 
+/// Whether \p op is a `T.call_extern` made for its effect (no result, or one
+/// nothing reads). Passed the address of a global element (T.address_of)
+/// that may lie outside its tensor, such a call is what the printers guard
+/// (it runs only where the element lies inside, as TileLang's
+/// LegalizeSafeMemoryAccess does); any other use of the address is refused.
+bool isExternCallStatement(mlir::Operation *op);
+
 } // namespace tlc::tile
 
 #endif // TLC_DIALECT_TILE_IR_BOUNDSGUARDS_H
