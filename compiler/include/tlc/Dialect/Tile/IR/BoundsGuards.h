@@ -45,6 +45,9 @@ enum BoundsCheck : uint8_t {
   kCheckLower = 2,
 };
 
+/// Whether \p v is +0.0, the safe value that needs no annotation.
+inline bool isPositiveZero(double v) { return v == 0 && !std::signbit(v); }
+
 /// What an operation's accesses to one global tensor need.
 struct BoundsGuard {
   /// Per dimension of the tensor, BoundsCheck bits.
@@ -54,13 +57,8 @@ struct BoundsGuard {
   std::optional<double> safeValue;
   /// Whether an out-of-range read gives +0.0 (all-zero bits: what a
   /// zero-filling copy writes).
-  bool readsZero() const {
-    return !safeValue || (*safeValue == 0 && !std::signbit(*safeValue));
-  }
+  bool readsZero() const { return !safeValue || isPositiveZero(*safeValue); }
 };
-
-/// Whether \p v is +0.0, the safe value that needs no annotation.
-inline bool isPositiveZero(double v) { return v == 0 && !std::signbit(v); }
 
 /// The tensor (or other root buffer) \p buffer views through tile.region.
 mlir::Value getViewedRoot(mlir::Value buffer);
